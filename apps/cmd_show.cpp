@@ -1,0 +1,52 @@
+// `sparsemap show MODEL|FILE`: the per-layer table of a model (zoo name, .m, .csv or .onnx).
+#include <iostream>
+
+#include "commands.h"
+
+namespace sparsemap::cli {
+
+namespace {
+struct ShowArgs {
+  std::string model;
+  workload::ZooOptions zoo;
+  std::string json;
+};
+}  // namespace
+
+void register_show(CLI::App& app) {
+  auto* cmd = app.add_subcommand("show", "Show a model's layers: name, kind, dimensions, MACs");
+  auto args = std::make_shared<ShowArgs>();
+  cmd->add_option("model", args->model, "Zoo model name, or a .m (MAESTRO), .csv (GAMMA) or .onnx file")
+      ->required();
+  cmd->add_option("--batch", args->zoo.batch, "Batch size (zoo models)")->check(CLI::PositiveNumber);
+  cmd->add_option("--seq", args->zoo.seq_len, "Sequence length (zoo language models)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--image", args->zoo.image_size, "Image side in pixels (zoo vision models)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
+  cmd->callback([args] {
+    const workload::Model m = load_model(args->model, args->zoo);
+    nlohmann::json layers = nlohmann::json::array();
+    Table table({"#", "layer", "kind", "dimensions", "macs"});
+    for (size_t i = 0; i < m.layers.size(); ++i) {
+      const auto& l = m.layers[i];
+      layers.push_back(layer_json(l));
+      std::string kind(workload::op_kind_name(l.kind));
+      if (!l.op.empty()) kind += ":" + l.op;
+      table.add({std::to_string(i), l.name, kind, layer_dims_text(l), with_commas(l.macs())});
+    }
+    if (args->json != "-") {
+      std::cout << m.name << ": " << m.layers.size() << " layers, "
+                << with_commas(m.total_macs()) << " MACs, " << with_commas(m.total_params())
+                << " parameters\n\n"
+                << table.str();
+    }
+    if (!args->json.empty())
+      write_json({{"model", m.name},
+                  {"layers", layers},
+                  {"total", {{"macs", m.total_macs()}, {"params", m.total_params()}}}},
+                 args->json);
+  });
+}
+
+}  // namespace sparsemap::cli

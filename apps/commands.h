@@ -1,0 +1,45 @@
+// Subcommand registration and the helpers that subcommands share (output, model loading).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sparsemap/workload/model.h"
+#include "sparsemap/workload/zoo.h"
+
+namespace sparsemap::cli {
+
+void register_models(CLI::App& app);
+void register_show(CLI::App& app);
+void register_arch(CLI::App& app);
+
+// Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
+// Throws InputError when the file cannot be written.
+void write_json(const nlohmann::json& j, const std::string& dest);
+
+// A plain text table with right-aligned numeric columns.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header) : header_(std::move(header)) {}
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  std::string str() const;
+
+ private:
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// 4090000000 -> "4,090,000,000".
+std::string with_commas(int64_t v);
+
+// A zoo model name, or a file: .m (MAESTRO DFSL), .csv (GAMMA), .onnx. Throws InputError.
+workload::Model load_model(const std::string& name_or_path, const workload::ZooOptions& opt);
+
+// JSON of one layer: name, kind, op, dims (non-trivial ones), stride, pad, macs, params, ...
+nlohmann::json layer_json(const workload::Layer& l);
+// "K=64 C=3 Y=224 X=224 R=7 S=7 s2 p3": the dimensions that matter for its kind.
+std::string layer_dims_text(const workload::Layer& l);
+
+}  // namespace sparsemap::cli

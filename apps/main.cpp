@@ -1,0 +1,29 @@
+// sparsemap CLI entry point: registers every subcommand and maps errors to exit codes.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "commands.h"
+#include "sparsemap/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"sparsemap: hardware-aware DNN sparsity and accelerator co-design"};
+  app.set_version_flag("--version", std::string("sparsemap ") + SPARSEMAP_VERSION);
+  app.require_subcommand(1);
+  sparsemap::cli::register_models(app);
+  sparsemap::cli::register_show(app);
+  sparsemap::cli::register_arch(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  } catch (const sparsemap::InputError& e) {
+    std::fprintf(stderr, "sparsemap: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sparsemap: internal error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,56 @@
+// Accelerator description: a spatial array of PEs with per-PE L1, a shared L2, a NoC and
+// off-chip bandwidth, per-access energies, and an area/power model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sparsemap::arch {
+
+// Energy per event, in picojoules per word (per MAC for mac_pj). Defaults follow MAESTRO's
+// default per-access ratios (MAC = 1 unit) scaled to pJ: see arch.cpp for the source.
+struct EnergyTable {
+  double mac_pj = 1.0;
+  double l1_read_pj = 1.0;
+  double l1_write_pj = 1.0;
+  double l2_read_pj = 1.0;
+  double l2_write_pj = 1.0;
+  double noc_pj = 0.0;      // per word moved over the NoC
+  double offchip_pj = 0.0;  // per word read or written off chip
+  bool operator==(const EnergyTable& o) const;
+};
+
+// Area and power constants. Area (mm^2) = pes * pe_um2 / 1e6 + sram_bits * sram_um2_per_bit / 1e6.
+// Defaults: DiGamma (Kao et al., DATE 2022): 282 um^2 per PE and 0.086 um^2 per SRAM bit.
+struct AreaModel {
+  double pe_um2 = 282.0;
+  double sram_um2_per_bit = 0.086;
+  bool operator==(const AreaModel& o) const;
+};
+
+struct Arch {
+  std::string name;    // preset name or file stem
+  std::string source;  // where the numbers come from (paper, peer default, file)
+  int64_t num_pes = 256;
+  std::vector<int64_t> array_shape;  // physical PE array shape, outermost first; {} = flat
+  int64_t l1_bytes = 512;            // per PE
+  int64_t l2_bytes = 108000;         // shared, on chip
+  double noc_words_per_cycle = 1000;     // L2 <-> PEs bandwidth
+  double offchip_words_per_cycle = 50;   // DRAM <-> L2 bandwidth
+  int64_t word_bytes = 1;                // bytes per element
+  double clock_mhz = 1000;
+  EnergyTable energy;
+  AreaModel area;
+
+  bool operator==(const Arch& o) const;
+};
+
+// Area of the PEs and all SRAM (num_pes * l1_bytes + l2_bytes), in mm^2.
+double area_mm2(const Arch& a);
+
+// Checks every field (positive sizes, array_shape multiplies to num_pes, ...). Throws
+// InputError at `where_label` naming the first bad field.
+void validate(const Arch& a, const std::string& where_label);
+
+}  // namespace sparsemap::arch

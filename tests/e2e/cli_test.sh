@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# End-to-end checks of the built CLI: output, JSON contract and exit statuses.
+# Usage: cli_test.sh PATH/TO/sparsemap   (run from the repository root)
+set -u
+bin=$1
+fails=0
+pass=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # check NAME CONDITION...
+  local name=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
+}
+# run EXPECTED_STATUS ARGS...: runs the CLI, keeps stdout/stderr in $tmp/out, $tmp/err.
+run() {
+  local want=$1
+  shift
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -ne $want ]]; then
+    echo "FAIL: sparsemap $* exited $got, expected $want; stderr: $(head -c 300 "$tmp/err")"
+    fails=$((fails + 1))
+    return 1
+  fi
+  pass=$((pass + 1))
+}
+
+run 0 --version && check "version" grep -q "^sparsemap [0-9]" "$tmp/out"
+for sub in models show arch; do run 0 "$sub" --help && check "$sub --help" grep -qi "usage" "$tmp/out"; done
+
+run 0 models --json - &&
+  check "models json" grep -q '"models"' "$tmp/out" &&
+  check "models json resnet50" grep -q '"name": "resnet50"' "$tmp/out" &&
+  check "models json macs key" grep -q '"macs":' "$tmp/out"
+
+run 0 show resnet50 && check "show resnet50 conv1" grep -q "conv1" "$tmp/out"
+run 0 show mobilenet_v2 --batch 2 --json "$tmp/mb.json" && check "show json file" grep -q '"total"' "$tmp/mb.json"
+run 0 arch --list && check "arch list" grep -q "gamma-edge" "$tmp/out"
+run 0 arch maestro-example --json - && check "arch json" grep -q '"pes": 256' "$tmp/out"
+
+# Bad input: one line, exit status 2.
+run 2 show no-such-model && check "unknown model message" grep -q "expected a model name" "$tmp/err"
+run 2 arch no-such-preset && check "unknown preset message" grep -q "unknown accelerator preset" "$tmp/err"
+printf 'Network n {\n  Layer L {\n    Type: CONV\n    Dimensions { K: 0 }\n' >"$tmp/bad.m"
+run 2 show "$tmp/bad.m" && check "bad dfsl one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+  check "bad dfsl location" grep -q "bad.m:4:" "$tmp/err"
+head -c 2000 /dev/urandom >"$tmp/garbage.onnx"
+run 2 show "$tmp/garbage.onnx"
+run 2 show resnet50 --batch 0
+run 2 frobnicate
+
+echo "$pass passed, $fails failed"
+[[ $fails -eq 0 ]]
