@@ -15,7 +15,8 @@ arch::Arch read_maestro_hw(const std::string& path);
 
 // YAML accelerator file: keys named as the Arch fields (num_pes, l1_bytes, l2_bytes,
 // noc_words_per_cycle, offchip_words_per_cycle, word_bytes, clock_mhz, array_shape,
-// energy: {mac_pj, ...}, area: {pe_um2, sram_um2_per_bit}), optionally `base: PRESET`.
+// energy: {mac_pj, ...}, area: {pe_um2, sram_um2_per_bit}), optionally `base: PRESET`
+// (default arch::kDefaultPreset), which the other keys override; name defaults to the file stem.
 arch::Arch parse_arch_yaml(const std::string& text, const std::string& file);
 std::string write_arch_yaml(const arch::Arch& a);
 

@@ -1,0 +1,198 @@
+// Tests of the accelerator readers: MAESTRO hardware files, YAML, and load_arch (--hw).
+#include "sparsemap/io/arch_files.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "sparsemap/arch/presets.h"
+#include "sparsemap/error.h"
+#include "test_reference.h"
+
+namespace sparsemap::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string hw_error(const std::string& text) {
+  return error_of([&] { parse_maestro_hw(text, "hw.m"); });
+}
+std::string yaml_error(const std::string& text) {
+  return error_of([&] { parse_arch_yaml(text, "a.yaml"); });
+}
+
+// A scratch file under the temp directory, removed at the end of the test.
+struct TempFile {
+  explicit TempFile(const std::string& name, const std::string& text)
+      : path((fs::temp_directory_path() / ("sparsemap_arch_test_" + name)).string()) {
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { fs::remove(path); }
+  std::string path;
+};
+
+TEST(MaestroHw, ReadsAccelerator1) {
+  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
+  const std::string path = ref + "/maestro/accelerator_1.m";
+  const arch::Arch a = read_maestro_hw(path);
+  EXPECT_EQ(a.num_pes, 256);
+  EXPECT_EQ(a.l1_bytes, 100);
+  EXPECT_EQ(a.l2_bytes, 3000);
+  EXPECT_EQ(a.noc_words_per_cycle, 1000);
+  EXPECT_EQ(a.offchip_words_per_cycle, 50);
+  EXPECT_EQ(a.name, "accelerator_1");
+  EXPECT_EQ(a.source, "MAESTRO hardware file " + path);
+  // Everything else is the maestro-example preset's.
+  const arch::Arch p = arch::preset("maestro-example");
+  EXPECT_EQ(a.energy, p.energy);
+  EXPECT_EQ(a.word_bytes, p.word_bytes);
+  EXPECT_EQ(load_arch(path), a);
+}
+
+TEST(MaestroHw, ReadsEveryReferenceHardwareFile) {
+  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
+  int n = 0;
+  for (const char* dir : {"random", "uneven", "invalid", "defects"})
+    for (const auto& e : fs::directory_iterator(ref + "/maestro/" + dir)) {
+      const std::string p = e.path().string();
+      if (p.size() < 5 || p.substr(p.size() - 5) != ".hw.m") continue;
+      const arch::Arch a = read_maestro_hw(p);
+      EXPECT_GT(a.num_pes, 0) << p;
+      ++n;
+    }
+  EXPECT_EQ(n, 240 + 120 + 8 + 1);
+  const arch::Arch g = read_maestro_hw(ref + "/maestro/defects/gamma_edge.hw.m");
+  EXPECT_EQ(g.num_pes, 168);
+  EXPECT_EQ(g.l1_bytes, 512);
+  EXPECT_EQ(g.l2_bytes, 108000);
+  EXPECT_EQ(g.noc_words_per_cycle, 81920000);
+  EXPECT_EQ(g.name, "gamma_edge.hw");
+}
+
+TEST(MaestroHw, MissingKeysKeepMaestroDefaultsAndCommentsAreIgnored) {
+  const arch::Arch a = parse_maestro_hw(
+      "// a comment\n  num_pes: 64 // trailing\r\n\nnoc_bw_cstr : 12.5;\n", "x/y.m");
+  const arch::Arch p = arch::preset("maestro-example");
+  EXPECT_EQ(a.num_pes, 64);
+  EXPECT_EQ(a.noc_words_per_cycle, 12.5);
+  EXPECT_EQ(a.l1_bytes, p.l1_bytes);
+  EXPECT_EQ(a.l2_bytes, p.l2_bytes);
+  EXPECT_EQ(a.offchip_words_per_cycle, p.offchip_words_per_cycle);
+  EXPECT_EQ(a.name, "y");
+  EXPECT_EQ(parse_maestro_hw("", "e.m").num_pes, p.num_pes);
+}
+
+TEST(MaestroHw, BadFilesGiveLocatedErrors) {
+  const std::string keys = "num_pes, l1_size_cstr, l2_size_cstr, noc_bw_cstr or offchip_bw_cstr";
+  EXPECT_EQ(hw_error("num_pes: 4\nnum_pe: 3\n"),
+            "hw.m:2:1: unknown key 'num_pe': expected " + keys);
+  EXPECT_EQ(hw_error("num_pes: abc"),
+            "hw.m:1:10: expected a positive integer for num_pes, found 'abc'");
+  EXPECT_EQ(hw_error("num_pes: 0"),
+            "hw.m:1:10: expected a positive integer for num_pes, found '0'");
+  EXPECT_EQ(hw_error("l1_size_cstr: 1.5"),
+            "hw.m:1:15: expected a positive integer for l1_size_cstr, found '1.5'");
+  EXPECT_EQ(hw_error("l2_size_cstr: 99999999999999999999"),
+            "hw.m:1:15: expected a positive integer for l2_size_cstr, found "
+            "'99999999999999999999'");
+  EXPECT_EQ(hw_error("noc_bw_cstr: -3"),
+            "hw.m:1:14: expected a positive number for noc_bw_cstr, found '-3'");
+  EXPECT_EQ(hw_error("offchip_bw_cstr:"),
+            "hw.m:1:17: expected a positive number for offchip_bw_cstr, found nothing");
+  EXPECT_EQ(hw_error("num_pes 4"), "hw.m:1:9: expected ':' after num_pes");
+  EXPECT_EQ(hw_error("num_pes: 4 5"), "hw.m:1:12: unexpected '5' after the value of num_pes");
+  EXPECT_EQ(hw_error("\n  num_pes: 4\nnum_pes: 5"),
+            "hw.m:3:1: num_pes given twice (first on line 2)");
+  EXPECT_EQ(hw_error("{ num_pes: 4 }"), "hw.m:1:1: expected a key (" + keys + "), found '{'");
+}
+
+TEST(ArchYaml, RoundTripsEveryPresetAndACustomArch) {
+  for (arch::Arch a : arch::presets()) {
+    a.name = "copy";
+    const std::string text = write_arch_yaml(a);
+    EXPECT_EQ(parse_arch_yaml(text, "copy.yaml"), a) << text;
+  }
+  arch::Arch c = arch::preset("flat-edge");
+  c.name = "custom";
+  c.source = "tests: a source with: colons, commas and 'quotes'";
+  c.array_shape = {4, 8, 32};
+  c.num_pes = 4 * 8 * 32;
+  c.noc_words_per_cycle = 0.1 + 0.2;  // not exactly representable in short decimal
+  c.energy.noc_pj = 1.0 / 3.0;
+  c.clock_mhz = 1234.5678;
+  EXPECT_EQ(parse_arch_yaml(write_arch_yaml(c), "c.yaml"), c);
+}
+
+TEST(ArchYaml, BaseNameAndOverrides) {
+  const arch::Arch a = parse_arch_yaml(
+      "base: gamma_edge\nnum_pes: 64\narray_shape: [8, 8]\nenergy: {mac_pj: 2.5}\n"
+      "area:\n  pe_um2: 100\n",
+      "dir/my-acc.yaml");
+  arch::Arch want = arch::preset("gamma-edge");
+  want.name = "my-acc";
+  want.source = "YAML file dir/my-acc.yaml (base gamma-edge)";
+  want.num_pes = 64;
+  want.array_shape = {8, 8};
+  want.energy.mac_pj = 2.5;
+  want.area.pe_um2 = 100;
+  EXPECT_EQ(a, want);
+  // Without base: the default preset.
+  const arch::Arch d = parse_arch_yaml("name: small\nl1_bytes: 64\n", "s.yml");
+  EXPECT_EQ(d.name, "small");
+  EXPECT_EQ(d.num_pes, arch::preset(arch::kDefaultPreset).num_pes);
+  EXPECT_EQ(d.l1_bytes, 64);
+}
+
+TEST(ArchYaml, BadFilesGiveLocatedErrors) {
+  EXPECT_EQ(yaml_error("num_pes: 4\nnum_pez: 3\n"),
+            "a.yaml:2:1: unknown key 'num_pez': expected base, name, source, num_pes, array_shape, "
+            "l1_bytes, l2_bytes, noc_words_per_cycle, offchip_words_per_cycle, word_bytes, "
+            "clock_mhz, energy or area");
+  EXPECT_EQ(yaml_error("num_pes: many\n"),
+            "a.yaml:1:10: expected an integer for num_pes, found 'many'");
+  EXPECT_EQ(yaml_error("clock_mhz: [1, 2]\n"),
+            "a.yaml:1:12: expected a single value for clock_mhz");
+  EXPECT_EQ(yaml_error("energy:\n  mac_pj: 1\n  foo_pj: 2\n"),
+            "a.yaml:3:3: unknown key 'energy.foo_pj': expected mac_pj, l1_read_pj, l1_write_pj, "
+            "l2_read_pj, l2_write_pj, noc_pj or offchip_pj");
+  EXPECT_EQ(yaml_error("energy: 3\n"), "a.yaml:1:9: expected a mapping of energies");
+  EXPECT_EQ(yaml_error("base: tpu\n"), "a.yaml:1:7: unknown preset 'tpu' for base");
+  EXPECT_EQ(yaml_error("num_pes: 4\nnum_pes: 5\n"), "a.yaml:2:1: duplicate key 'num_pes'");
+  EXPECT_EQ(yaml_error("num_pes: [4\n"),
+            "a.yaml:2:1: invalid YAML: end of sequence flow not found");
+  EXPECT_EQ(yaml_error(""), "a.yaml: expected a mapping of accelerator fields (num_pes: 256, ...)");
+  EXPECT_EQ(yaml_error("- 1\n"),
+            "a.yaml:1:1: expected a mapping of accelerator fields (num_pes: 256, ...)");
+  EXPECT_EQ(yaml_error("num_pes: 0\n"), "a.yaml: expected num_pes > 0");
+  EXPECT_EQ(yaml_error("array_shape: [3, 5]\n"),
+            "a.yaml: array_shape multiplies to 15, expected num_pes = 256");
+}
+
+TEST(LoadArch, PresetsFilesAndErrors) {
+  EXPECT_EQ(load_arch("gamma_edge"), arch::preset("gamma-edge"));
+  const TempFile hw("hw.m", "num_pes: 32\n");
+  EXPECT_EQ(load_arch(hw.path).num_pes, 32);
+  const TempFile y("a.yaml", "num_pes: 16\n");
+  EXPECT_EQ(load_arch(y.path).num_pes, 16);
+  const TempFile yml("b.yml", "base: flat-edge\n");
+  EXPECT_EQ(load_arch(yml.path).num_pes, 1024);
+  EXPECT_EQ(error_of([] { load_arch("tpu-v9"); }),
+            "<flag --hw>: unknown accelerator 'tpu-v9': expected a preset name (see `sparsemap "
+            "arch --list`) or a .m/.yaml file");
+  EXPECT_EQ(error_of([] { load_arch("/nonexistent/hw.m"); }),
+            "/nonexistent/hw.m: cannot read: No such file or directory");
+}
+
+}  // namespace
+}  // namespace sparsemap::io
