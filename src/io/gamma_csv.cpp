@@ -118,7 +118,12 @@ workload::Model parse_gamma_csv(const std::string& text, const std::string& file
   const std::vector<Field> header = split(lines[li]);
   std::array<int, 7> col_of{-1, -1, -1, -1, -1, -1, -1};  // field index of K, C, ..., T
   int name_col = -1;
-  for (size_t i = 0; i < header.size(); ++i) {
+  // GAMMA's own *_m.csv files have no header: seven numbers a row, in the order K,C,Y,X,R,S,T.
+  const bool headerless = header.size() == kColumns.size() && parse_uint(header[0].text);
+  if (headerless) {
+    for (size_t c = 0; c < kColumns.size(); ++c) col_of[c] = static_cast<int>(c);
+  }
+  for (size_t i = 0; i < header.size() && !headerless; ++i) {
     const Field& f = header[i];
     const std::string u = upper(f.text);
     if (i == 0 && (u == "NAME" || u == "LAYER")) {
@@ -132,7 +137,7 @@ workload::Model parse_gamma_csv(const std::string& text, const std::string& file
       if (i == 0 && parse_uint(f.text))
         throw error(header_line, f.column,
                     std::string("expected header ") + kHeader +
-                        " (GAMMA's headerless *_m.csv files need it as their first line), got '" +
+                        " or seven numbers a row, got '" +
                         std::string(f.text) + "'");
       throw error(header_line, f.column,
                   "unknown column '" + std::string(f.text) + "'; expected one of " + kHeader +
@@ -149,7 +154,7 @@ workload::Model parse_gamma_csv(const std::string& text, const std::string& file
 
   workload::Model model;
   model.name = stem_of(file);
-  for (++li; li < lines.size(); ++li) {
+  for (li += headerless ? 0 : 1; li < lines.size(); ++li) {
     if (is_blank(lines[li])) continue;
     const int line = static_cast<int>(li) + 1;
     const std::vector<Field> fields = split(lines[li]);

@@ -104,12 +104,20 @@ TEST(GammaCsv, CommittedSamples) {
   EXPECT_EQ(bert.total_macs(), 905969664);  // 128 * (4 * 768 * 768 + 2 * 768 * 3072)
 }
 
+TEST(GammaCsv, HeaderlessLikeGammasOwnFiles) {
+  // GAMMA's data/modelfile/*_m.csv: K,C,Y,X,R,S,T without a header line.
+  const auto m = parse_gamma_csv("64,3,224,224,7,7,1\n64,64,56,56,3,3,1\n", "resnet_m.csv");
+  ASSERT_EQ(m.layers.size(), 2u);
+  EXPECT_EQ(m.layers[0].macs(), int64_t{64} * 3 * 49 * 218 * 218);
+  EXPECT_EQ(m.layers[1].macs(), int64_t{64} * 64 * 9 * 54 * 54);
+}
+
 TEST(GammaCsv, BadInputMessages) {
   const std::string h = "K,C,Y,X,R,S,T\n";
   EXPECT_EQ(error_of(""), "m.csv:1:1: expected header K,C,Y,X,R,S,T, got an empty file");
-  EXPECT_EQ(error_of("64,3,224,224,7,7,1\n"),
-            "m.csv:1:1: expected header K,C,Y,X,R,S,T (GAMMA's headerless *_m.csv files need it "
-            "as their first line), got '64'");
+  EXPECT_EQ(error_of("64,3,224,224,7,7\n"),
+            "m.csv:1:1: expected header K,C,Y,X,R,S,T or seven numbers a row, got '64'");
+  EXPECT_EQ(error_of("64,3,224,224,7,7,1\n64,3\n"), "m.csv:2:5: expected 7 fields, got 2");
   EXPECT_EQ(error_of("K,C,Y,X,R,Z,T\n"),
             "m.csv:1:11: unknown column 'Z'; expected one of K,C,Y,X,R,S,T (and an optional "
             "leading name column)");
