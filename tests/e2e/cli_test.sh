@@ -42,14 +42,14 @@ run 0 arch maestro-example --json - && check "arch json" grep -q '"pes": 256' "$
 
 # Bad input: one line, exit status 2.
 run 2 show no-such-model && check "unknown model message" grep -q "expected a model name" "$tmp/err"
-run 2 arch no-such-preset && check "unknown preset message" grep -q "unknown accelerator preset" "$tmp/err"
+run 2 arch no-such-preset && check "unknown preset message" grep -q "unknown accelerator .no-such-preset." "$tmp/err"
 printf 'Network n {\n  Layer L {\n    Type: CONV\n    Dimensions { K: 0 }\n' >"$tmp/bad.m"
 run 2 show "$tmp/bad.m" && check "bad dfsl one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
   check "bad dfsl location" grep -q "bad.m:4:" "$tmp/err"
 head -c 2000 /dev/urandom >"$tmp/garbage.onnx"
 run 2 show "$tmp/garbage.onnx"
-run 2 show resnet50 --batch 0
-run 2 frobnicate
+run 2 show resnet50 --batch 0 && check "batch 0 message" grep -q "batch" "$tmp/err"
+run 2 frobnicate && check "unknown command" grep -q "unknown command .frobnicate." "$tmp/err"
 
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]
