@@ -39,11 +39,12 @@ std::string Table::str() const {
   };
   std::ostringstream os;
   auto line = [&](const std::vector<std::string>& r) {
+    std::string text;
     for (size_t i = 0; i < r.size() && i < width.size(); ++i) {
       const std::string pad(width[i] - r[i].size(), ' ');
-      os << (i ? "  " : "") << (numeric(r[i]) ? pad + r[i] : r[i] + pad);
+      text += (i ? "  " : "") + (numeric(r[i]) ? pad + r[i] : r[i] + pad);
     }
-    os << "\n";
+    os << text.substr(0, text.find_last_not_of(' ') + 1) << "\n";
   };
   line(header_);
   size_t total = 0;
