@@ -13,6 +13,17 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_models(app);
   sparsemap::cli::register_show(app);
   sparsemap::cli::register_arch(app);
+  sparsemap::cli::register_eval(app);
+  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
+                                          return sub->check_name(argv[1]);
+                                        }).empty()) {
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({}))
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    std::fprintf(stderr, "sparsemap: unknown command '%s'; expected one of: %s\n", argv[1],
+                 names.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
