@@ -46,6 +46,20 @@ run 2 arch no-such-preset && check "unknown preset message" grep -q "unknown acc
 printf 'Network n {\n  Layer L {\n    Type: CONV\n    Dimensions { K: 0 }\n' >"$tmp/bad.m"
 run 2 show "$tmp/bad.m" && check "bad dfsl one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
   check "bad dfsl location" grep -q "bad.m:4:" "$tmp/err"
+# The DFSL bad-input list: each gives one line naming file:line:column, and status 2.
+bad_dfsl() {  # bad_dfsl NAME TEXT EXPECTED_FRAGMENT
+  printf '%b' "$2" >"$tmp/$1.m"
+  run 2 show "$tmp/$1.m" && check "$1: one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+    check "$1: message" grep -q -- "$3" "$tmp/err"
+}
+bad_dfsl empty '' "$tmp/empty.m:1:1: expected"
+bad_dfsl keyword 'Network n {\n Layer L {\n  Type: CONV\n  Frobnicate { }\n' "keyword.m:4:3: expected"
+bad_dfsl brace 'Network n {\n Layer L {\n  Type: CONV\n  Dimensions { K: 4, C: 3\n}\n' "brace.m:6:1: expected '}'"
+bad_dfsl negative 'Network n { Layer L { Type: CONV Dimensions { K: -4 } } }' "negative.m:1:"
+bad_dfsl tile 'Network n { Layer L { Type: CONV Dimensions { K: 4 } Dataflow { TemporalMap(0,1) K; } } }' "tile.m:1:"
+bad_dfsl constant 'Network n { Layer L { Type: CONV Dimensions { K: Undefined } } }' "constant.m:1:"
+head -c 3000 /dev/urandom >"$tmp/binary.m"
+run 2 show "$tmp/binary.m" && check "binary: one line" test "$(wc -l <"$tmp/err")" -eq 1
 head -c 2000 /dev/urandom >"$tmp/garbage.onnx"
 run 2 show "$tmp/garbage.onnx"
 run 2 show resnet50 --batch 0 && check "batch 0 message" grep -q "batch" "$tmp/err"
