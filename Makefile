@@ -20,11 +20,13 @@ build: configure
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The main job: the default model (ResNet-50) on the default accelerator (maestro-example).
+# The main job: the default model (ResNet-50) on the default accelerator (maestro-example),
+# evaluated by the cost model under the three built-in dataflow templates (per-layer and total
+# runtime and energy).
 run: build
 	@$(BUILD)/sparsemap arch maestro-example
 	@echo
-	@$(BUILD)/sparsemap show resnet50
+	@$(BUILD)/sparsemap eval --hw maestro-example --model resnet50 --dataflow kcp_ws,xp_ws,yxp_os
 
 fuzz:
 	@bash scripts/fuzz-dfsl.sh 600

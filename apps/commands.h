@@ -14,6 +14,7 @@ namespace sparsemap::cli {
 void register_models(CLI::App& app);
 void register_show(CLI::App& app);
 void register_arch(CLI::App& app);
+void register_eval(CLI::App& app);
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

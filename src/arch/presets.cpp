@@ -9,18 +9,20 @@
 namespace sparsemap::arch {
 namespace {
 
-// MAESTRO-style activity energy in units of one MAC (MAC = 1 pJ). Provisional ratios: the
-// cost model (cost/) derives MAESTRO's per-access energies, which depend on buffer sizes, and
-// these fields are then only used by models that take a flat per-access table.
+// MAESTRO's activity energy (cost-model/include/base/BASE_constants.hpp and its CSV writer):
+// per access, an L1 access costs 1.68 and an L2 access 18.61 MAC energies, and one MAC energy
+// is 0.00023 nJ (its printed energies are counts x ratios x 0.00023). MAESTRO counts no NoC or
+// off-chip energy.
 EnergyTable maestro_energy() {
+  constexpr double kMacPj = 0.23;
   EnergyTable e;
-  e.mac_pj = 1.0;
-  e.l1_read_pj = 1.0;
-  e.l1_write_pj = 1.0;
-  e.l2_read_pj = 18.0;
-  e.l2_write_pj = 18.0;
+  e.mac_pj = kMacPj;
+  e.l1_read_pj = 1.68 * kMacPj;
+  e.l1_write_pj = 1.68 * kMacPj;
+  e.l2_read_pj = 18.61 * kMacPj;
+  e.l2_write_pj = 18.61 * kMacPj;
   e.noc_pj = 0.0;
-  e.offchip_pj = 200.0;
+  e.offchip_pj = 0.0;
   return e;
 }
 

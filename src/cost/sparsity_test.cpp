@@ -1,0 +1,133 @@
+// Sparsity vocabulary (metadata, storage, effectual MACs, flags) and its effect on evaluate().
+#include "sparsemap/cost/sparsity.h"
+
+#include <gtest/gtest.h>
+
+#include "sparsemap/arch/presets.h"
+#include "sparsemap/cost/evaluate.h"
+#include "sparsemap/error.h"
+
+namespace sparsemap::cost {
+namespace {
+
+TensorSparsity parsed(const std::string& density, const std::string& structure, int t = kWeight) {
+  SparsityOptions s;
+  if (!density.empty()) parse_density_flag(density, s);
+  if (!structure.empty()) parse_structure_flag(structure, s);
+  return s.tensors[t];
+}
+
+std::string density_error(const std::string& text) {
+  SparsityOptions s;
+  try {
+    parse_density_flag(text, s);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string structure_error(const std::string& text, const std::string& density = "") {
+  SparsityOptions s;
+  try {
+    if (!density.empty()) parse_density_flag(density, s);
+    parse_structure_flag(text, s);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Sparsity, MetadataAndStorage) {
+  EXPECT_EQ(metadata_bits_per_element(TensorSparsity{}), 0.0);
+  const TensorSparsity u = parsed("W=0.25", "");
+  EXPECT_EQ(u.structure, Structure::Unstructured);
+  EXPECT_DOUBLE_EQ(metadata_bits_per_element(u), 1.0);  // bitmask
+  EXPECT_DOUBLE_EQ(storage_ratio(u, SparseMode::Skip, 8), 0.25 + 1.0 / 8);
+  EXPECT_DOUBLE_EQ(storage_ratio(u, SparseMode::Skip, 16), 0.25 + 1.0 / 16);
+  EXPECT_DOUBLE_EQ(storage_ratio(u, SparseMode::Gate, 8), 1.0);  // gating keeps dense storage
+  // Nearly dense: the bitmask would cost more than it saves, so the tensor stays dense.
+  EXPECT_DOUBLE_EQ(storage_ratio(parsed("W=0.95", ""), SparseMode::Skip, 8), 1.0);
+
+  const TensorSparsity nm = parsed("", "W=nm:2:4");
+  EXPECT_EQ(nm.structure, Structure::NM);
+  EXPECT_DOUBLE_EQ(nm.density, 0.5);
+  EXPECT_DOUBLE_EQ(metadata_bits_per_element(nm), 0.5 * 2);  // 2-bit index per kept value
+  EXPECT_DOUBLE_EQ(storage_ratio(nm, SparseMode::Skip, 16), 0.5 + 1.0 / 16);
+  EXPECT_DOUBLE_EQ(metadata_bits_per_element(parsed("", "W=nm:1:8")), 0.125 * 3);
+
+  const TensorSparsity cv = parsed("W=0.5", "W=cvse:8");
+  EXPECT_EQ(cv.structure, Structure::ColumnVector);
+  EXPECT_DOUBLE_EQ(metadata_bits_per_element(cv), 0.5 * 16 / 8);  // a 16-bit index per vector
+  const TensorSparsity blk = parsed("W=0.25", "W=block:4x4");
+  EXPECT_DOUBLE_EQ(metadata_bits_per_element(blk), 0.25 * 16 / 16);
+}
+
+TEST(Sparsity, EffectualFraction) {
+  SparsityOptions s;
+  EXPECT_EQ(effectual_fraction(s), 1.0);
+  parse_density_flag("W=0.5,I=0.5", s);
+  EXPECT_DOUBLE_EQ(effectual_fraction(s), 0.25);
+  parse_density_flag("O=0.1", s);  // output density does not change the MACs
+  EXPECT_DOUBLE_EQ(effectual_fraction(s), 0.25);
+  SparsityOptions n;
+  parse_structure_flag("W=nm:2:4", n);
+  EXPECT_DOUBLE_EQ(effectual_fraction(n), 0.5);
+}
+
+TEST(Sparsity, Flags) {
+  const TensorSparsity r = parsed("W=0.1:0.5", "");
+  EXPECT_DOUBLE_EQ(r.density, 0.5);  // evaluation uses the upper end
+  EXPECT_DOUBLE_EQ(r.density_lo, 0.1);
+  EXPECT_EQ(describe(r), "d=0.1:0.5");
+  EXPECT_EQ(describe(parsed("", "W=nm:2:4")), "nm:2:4");
+  EXPECT_EQ(describe(parsed("w=0.5", "w=cvse:8")), "cvse:8 d=0.5");
+  EXPECT_EQ(describe(parsed("I=1.0", "", kInput)), "dense");
+  EXPECT_EQ(parse_sparse_mode("skip"), SparseMode::Skip);
+  EXPECT_EQ(parse_sparse_mode("Gate"), SparseMode::Gate);
+  EXPECT_EQ(density_error("X=0.5"), "<flag --density>: unknown tensor 'X': expected W, I or O");
+  EXPECT_EQ(density_error("W=1.5"), "<flag --density>: expected a density in (0, 1], found '1.5'");
+  EXPECT_EQ(density_error("W0.5"),
+            "<flag --density>: expected T=d or T=lo:hi (T in W, I, O), found 'W0.5'");
+  EXPECT_EQ(density_error("W=0.6:0.2"),
+            "<flag --density>: a density range needs lo <= hi, found '0.6:0.2'");
+  EXPECT_EQ(structure_error("W=nm:5:4"), "<flag --structure>: nm:N:M needs N <= M, found nm:5:4");
+  EXPECT_EQ(structure_error("W=nm:2:4", "W=0.25"),
+            "<flag --structure>: nm:2:4 has density 0.500000, not the 0.250000 given by "
+            "--density");
+  EXPECT_EQ(structure_error("W=foo"),
+            "<flag --structure>: expected nm:N:M, cvse:V, block:HxW, unstructured or dense, "
+            "found 'foo'");
+  EXPECT_EQ(structure_error("W=block:4"), "<flag --structure>: expected block:HxW, found block:4");
+  EXPECT_THROW(parse_sparse_mode("maybe"), InputError);
+}
+
+// N:M weights with skipping on a compute-bound mapping: half the compute, never slower.
+TEST(Sparsity, NMSkippingHalvesCompute) {
+  const workload::Layer l = workload::conv2d("c", 1, 64, 16, 16, 64, 3, 1, 1);
+  using mapping::Directive;
+  using mapping::SizeExpr;
+  using workload::Dim;
+  auto T = [](Dim d, int64_t s, bool p = false) {
+    return Directive::temporal(d, SizeExpr::lit(s), SizeExpr::lit(s), p);
+  };
+  const mapping::Mapping m{{Directive::spatial(Dim::K, SizeExpr::lit(1), SizeExpr::lit(1)),
+                            T(Dim::C, 64), T(Dim::Y, 4, true), T(Dim::X, 4, true), T(Dim::R, 3),
+                            T(Dim::S, 3)}};
+  const arch::Arch a = arch::preset("gamma-edge");
+  const Cost dense = evaluate(l, a, m);
+  EvalOptions o;
+  parse_structure_flag("W=nm:2:4", o.sparsity);
+  o.sparsity.mode = SparseMode::Skip;
+  const Cost s = evaluate(l, a, m, o);
+  ASSERT_TRUE(s.ok()) << s.reason;
+  EXPECT_DOUBLE_EQ(s.compute_cycles, dense.compute_cycles / 2);
+  EXPECT_LE(s.runtime_cycles, dense.runtime_cycles);
+  EXPECT_DOUBLE_EQ(s.effectual_macs, dense.mapped_macs / 2);
+  EXPECT_LT(s.l1_bytes_by_tensor[kWeight], dense.l1_bytes_by_tensor[kWeight]);
+  EXPECT_EQ(s.l1_bytes_by_tensor[kInput], dense.l1_bytes_by_tensor[kInput]);
+  EXPECT_EQ(s.macs, dense.macs);  // the layer's MACs are the layer's
+}
+
+}  // namespace
+}  // namespace sparsemap::cost
