@@ -14,7 +14,12 @@ namespace sparsemap::cli {
 void register_models(CLI::App& app);
 void register_show(CLI::App& app);
 void register_arch(CLI::App& app);
+void register_nongemm(CLI::App& app);
 void register_eval(CLI::App& app);
+void register_spmm_bench(CLI::App& app);
+void register_prune_study(CLI::App& app);
+// prune-train, prune-compare and prune-overhead (apps/cmd_prune_train.cpp).
+void register_prune_train(CLI::App& app);
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

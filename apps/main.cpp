@@ -13,7 +13,11 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_models(app);
   sparsemap::cli::register_show(app);
   sparsemap::cli::register_arch(app);
+  sparsemap::cli::register_nongemm(app);
   sparsemap::cli::register_eval(app);
+  sparsemap::cli::register_spmm_bench(app);
+  sparsemap::cli::register_prune_study(app);
+  sparsemap::cli::register_prune_train(app);
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
                                           return sub->check_name(argv[1]);
                                         }).empty()) {

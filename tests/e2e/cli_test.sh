@@ -65,5 +65,26 @@ run 2 show "$tmp/garbage.onnx"
 run 2 show resnet50 --batch 0 && check "batch 0 message" grep -q "batch" "$tmp/err"
 run 2 frobnicate && check "unknown command" grep -q "unknown command .frobnicate." "$tmp/err"
 
+# nongemm (libtorch): a tiny model end to end; built without libtorch it says so, status 2.
+if "$bin" nongemm --model resnet50 --tiny --threads 1 --iters 1 --schedule 0,0,0 \
+  --json "$tmp/ng.json" --quiet 2>"$tmp/err"; then
+  check "nongemm json" grep -q '"nongemm_pct"' "$tmp/ng.json"
+  check "nongemm groups" grep -q '"normalization"' "$tmp/ng.json"
+  run 2 nongemm --model no-such-model && check "nongemm unknown model" grep -q "valid names" "$tmp/err"
+else
+  check "nongemm without libtorch" grep -q "without libtorch" "$tmp/err"
+fi
+
+# prune-train (libtorch): a tiny synthetic run end to end, and missing Fashion-MNIST names the
+# Debian package (status 2); built without libtorch it says so, status 2.
+if "$bin" prune-train --data synthetic --train-limit 256 --test-limit 64 --epochs 1 --batch 64 \
+  --algo rigl --threads 1 --json "$tmp/pt.json" --quiet 2>"$tmp/err"; then
+  check "prune-train json" grep -q '"pruned_sparsity_pct": 80' "$tmp/pt.json"
+  run 2 prune-train --data-dir "$tmp/no-such-dir" --epochs 1 &&
+    check "prune-train missing data" grep -q "dataset-fashion-mnist" "$tmp/err"
+else
+  check "prune-train without libtorch" grep -q "without libtorch" "$tmp/err"
+fi
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

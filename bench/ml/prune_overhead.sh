@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Masking overhead per training step of ml/prune (issue 7): for the MLP and the CNN on
+# Fashion-MNIST at batch 256, the median step of each algorithm against a dense step of the
+# same model, data and optimiser (dense and sparse steps alternate in rounds), the time in the
+# updater's hooks per step, and the cost of one mask update amortised over its period.
+# Not a ctest.
+#
+#   bench/ml/prune_overhead.sh [SPARSEMAP_BINARY] [OUT_PREFIX] [THREADS]
+#   (default: build/sparsemap, prune_overhead -> prune_overhead-mlp.json, prune_overhead-cnn.json)
+#
+# One libtorch thread by default (see prune_compare.sh). OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
+# are unset in this command only (DESIGN.md pitfalls).
+set -euo pipefail
+bin=${1:-build/sparsemap}
+out=${2:-prune_overhead}
+threads=${3:-1}
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$bin" prune-overhead --model mlp --batch 256 \
+  --threads "$threads" --json "$out-mlp.json"
+echo
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$bin" prune-overhead --model cnn --batch 256 \
+  --threads "$threads" --steps 5 --rounds 6 --json "$out-cnn.json"

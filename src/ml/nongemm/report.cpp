@@ -1,0 +1,370 @@
+// Splits, horizons and the report formats (see report.h).
+#include "sparsemap/ml/nongemm/report.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "sparsemap/error.h"
+
+namespace sparsemap::ml::nongemm {
+namespace {
+
+Split empty_split() {
+  Split s;
+  for (const auto& g : nongemm_groups()) s.group_ms[g] = 0;
+  return s;
+}
+
+nlohmann::json split_json(const Split& s) {
+  nlohmann::json groups = nlohmann::json::object();
+  for (const auto& g : nongemm_groups()) groups[g] = s.pct(s.group_ms.at(g));
+  return {{"gemm_pct", s.gemm_pct()},
+          {"nongemm_pct", s.nongemm_pct()},
+          {"attention_pct", s.pct(s.attention_ms)},
+          {"total_ms", s.total_ms},
+          {"groups", groups}};
+}
+
+// The NonGEMM group with the most time ("-" when there is none).
+std::string top_group(const Split& s) {
+  std::string best = "-";
+  double best_ms = 0;
+  for (const auto& g : nongemm_groups())
+    if (s.group_ms.at(g) > best_ms) best = g, best_ms = s.group_ms.at(g);
+  return best;
+}
+
+std::string fixed(double v, int digits = 1) { return fmt::format("{:.{}f}", v, digits); }
+
+std::string table(const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width(header.size(), 0);
+  auto widen = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], r[i].size());
+  };
+  widen(header);
+  for (const auto& r : rows) widen(r);
+  std::ostringstream os;
+  auto line = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size() && i < width.size(); ++i) {
+      const bool left = i == 0;
+      const std::string pad(width[i] - r[i].size(), ' ');
+      os << (i ? "  " : "") << (left ? r[i] + pad : pad + r[i]);
+    }
+    os << "\n";
+  };
+  line(header);
+  size_t total = 0;
+  for (size_t w : width) total += w + 2;
+  os << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
+  for (const auto& r : rows) line(r);
+  return os.str();
+}
+
+std::string size_text(const ResolvedOptions& r) {
+  std::string s = "batch " + std::to_string(r.batch);
+  if (r.seq_len > 0) s += ", seq " + std::to_string(r.seq_len);
+  if (r.image_h > 0) s += ", image " + std::to_string(r.image_h) + "x" + std::to_string(r.image_w);
+  if (r.layers_full > 0 && r.layers_run != r.layers_full)
+    s += ", " + std::to_string(r.layers_run) + " of " + std::to_string(r.layers_full) +
+         " blocks run (scaled)";
+  if (r.tiny) s += ", tiny config";
+  return s;
+}
+
+}  // namespace
+
+Split split_profile(const Profile& p, double gemm_speedup) {
+  SPARSEMAP_ASSERT(gemm_speedup > 0);
+  Split s = empty_split();
+  for (const OpStat& o : p.ops) {
+    if (o.cls.group == kGemmGroup) {
+      const double ms = o.ms / gemm_speedup;
+      s.gemm_ms += ms;
+      if (o.cls.attention) s.attention_ms += ms;
+      s.total_ms += ms;
+    } else {
+      s.group_ms[o.cls.group] += o.ms;
+      s.total_ms += o.ms;
+    }
+  }
+  return s;
+}
+
+Split split_with_gemm_ms(const Profile& p, double gemm_ms) {
+  const Split measured = split_profile(p);
+  Split s = measured;
+  const double scale = measured.gemm_ms > 0 ? gemm_ms / measured.gemm_ms : 0;
+  s.gemm_ms = gemm_ms;
+  s.attention_ms = measured.attention_ms * scale;
+  s.total_ms = measured.nongemm_ms() + gemm_ms;
+  return s;
+}
+
+nlohmann::json profile_json(const Profile& p, const std::vector<double>& speedups,
+                            const std::optional<HwHorizon>& hw) {
+  const Split s = split_profile(p);
+  nlohmann::json groups = nlohmann::json::object(), groups_ms = nlohmann::json::object();
+  for (const auto& g : nongemm_groups()) {
+    groups[g] = s.pct(s.group_ms.at(g));
+    groups_ms[g] = s.group_ms.at(g);
+  }
+  nlohmann::json ops = nlohmann::json::array(), unknown = nlohmann::json::array();
+  for (const OpStat& o : p.ops) {
+    ops.push_back({{"name", o.name},
+                   {"group", o.cls.group},
+                   {"attention", o.cls.attention},
+                   {"calls", o.calls},
+                   {"ms", o.ms},
+                   {"pct", s.pct(o.ms)}});
+    if (!o.cls.known) unknown.push_back(o.name);
+  }
+  const ResolvedOptions& r = p.run;
+  nlohmann::json j = {
+      {"model", r.model},
+      {"batch", r.batch},
+      {"seq_len", r.seq_len > 0 ? nlohmann::json(r.seq_len) : nlohmann::json(nullptr)},
+      {"image", r.image_h > 0 ? nlohmann::json({r.image_h, r.image_w}) : nlohmann::json(nullptr)},
+      {"layers_run", r.layers_run},
+      {"layers_full", r.layers_full},
+      {"tiny", r.tiny},
+      {"seed", r.seed},
+      {"threads", p.threads},
+      {"iters", p.schedule.active},
+      {"schedule",
+       {{"skip", p.schedule.skip},
+        {"wait", p.schedule.wait},
+        {"warmup", p.schedule.warmup},
+        {"active", p.schedule.active}}},
+      {"torch_version", p.torch_version},
+      {"blas", p.blas},
+      {"blas_env", p.blas_env},
+      {"reuse_memory", p.reuse_memory},
+      {"wall_ms", p.mean_wall_ms()},
+      {"wall_ms_runs", p.wall_ms},
+      {"ops_ms", p.mean_ops_ms()},
+      {"coverage_pct", p.coverage_pct()},
+      {"unknown_pct", p.unknown_pct()},
+      {"gemm_pct", s.gemm_pct()},
+      {"nongemm_pct", s.nongemm_pct()},
+      {"attention_pct", s.pct(s.attention_ms)},
+      {"gemm_ms", s.gemm_ms},
+      {"nongemm_ms", s.nongemm_ms()},
+      {"groups", groups},
+      {"groups_ms", groups_ms},
+      {"unknown_ops", unknown},
+      {"ops", ops}};
+  nlohmann::json horizon = nlohmann::json::array();
+  for (double f : speedups) {
+    nlohmann::json h = split_json(split_profile(p, f));
+    h["gemm_speedup"] = f;
+    horizon.push_back(h);
+  }
+  j["horizon"] = horizon;
+  if (hw) {
+    nlohmann::json h = split_json(hw->split);
+    h["arch"] = hw->arch;
+    h["clock_mhz"] = hw->clock_mhz;
+    h["dataflow"] = hw->dataflow;
+    h["shapes"] = hw->shapes;
+    h["failed_shapes"] = hw->failed;
+    h["measured_gemm_ms"] = hw->measured_gemm_ms;
+    h["modelled_gemm_ms"] = hw->modelled_gemm_ms;
+    h["gemm_speedup"] = hw->modelled_gemm_ms > 0 ? hw->measured_gemm_ms / hw->modelled_gemm_ms : 0;
+    j["hw"] = h;
+  }
+  return j;
+}
+
+std::string profile_text(const Profile& p, const std::vector<double>& speedups,
+                         const std::optional<HwHorizon>& hw, size_t top) {
+  const Split s = split_profile(p);
+  std::ostringstream os;
+  os << p.run.model << " (" << size_text(p.run) << "), " << p.threads << " thread"
+     << (p.threads == 1 ? "" : "s") << ", " << p.schedule.active << " active runs\n";
+  os << "wall " << fixed(p.mean_wall_ms(), 2) << " ms per inference; top-level operators "
+     << fixed(p.mean_ops_ms(), 2) << " ms (" << fixed(p.coverage_pct()) << "% of wall); "
+     << "unnamed operators " << fixed(p.unknown_pct(), 2) << "%\n";
+  os << "BLAS: " << p.blas << " [" << p.blas_env << "]"
+     << (p.reuse_memory ? "; freed memory kept (--reuse-memory)" : "") << "\n\n";
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"GEMM", fixed(s.gemm_ms, 3), fixed(s.gemm_pct())});
+  rows.push_back({"  attention", fixed(s.attention_ms, 3), fixed(s.pct(s.attention_ms))});
+  rows.push_back({"NonGEMM", fixed(s.nongemm_ms(), 3), fixed(s.nongemm_pct())});
+  for (const auto& g : nongemm_groups())
+    if (s.group_ms.at(g) > 0)
+      rows.push_back({"  " + g, fixed(s.group_ms.at(g), 3), fixed(s.pct(s.group_ms.at(g)))});
+  os << table({"group", "ms", "%"}, rows) << "\n";
+  rows.clear();
+  for (size_t i = 0; i < p.ops.size() && i < top; ++i) {
+    const OpStat& o = p.ops[i];
+    rows.push_back({o.name, o.cls.group + (o.cls.attention ? " (attention)" : ""),
+                    fixed(o.calls, 0), fixed(o.ms, 3), fixed(s.pct(o.ms))});
+  }
+  os << table({"operator", "group", "calls", "ms", "%"}, rows);
+  if (p.ops.size() > top) os << "(" << p.ops.size() - top << " more operators in --json)\n";
+  std::vector<std::string> unknown;
+  for (const OpStat& o : p.ops)
+    if (!o.cls.known) unknown.push_back(o.name);
+  if (!unknown.empty()) {
+    os << "not in the taxonomy (counted as other):";
+    for (const auto& u : unknown) os << " " << u;
+    os << "\n";
+  }
+  if (!speedups.empty() || hw) {
+    rows.clear();
+    for (double f : speedups) {
+      const Split h = split_profile(p, f);
+      rows.push_back({"GEMM x" + fixed(f, f == static_cast<int64_t>(f) ? 0 : 2),
+                      fixed(h.total_ms, 3), fixed(h.gemm_pct()), fixed(h.nongemm_pct()),
+                      top_group(h)});
+    }
+    if (hw)
+      rows.push_back({hw->arch + " @" + fixed(hw->clock_mhz, 0) + " MHz",
+                      fixed(hw->split.total_ms, 3), fixed(hw->split.gemm_pct()),
+                      fixed(hw->split.nongemm_pct()), top_group(hw->split)});
+    os << "\nhorizon (NonGEMM operators at their measured time)\n"
+       << table({"GEMMs", "total ms", "GEMM %", "NonGEMM %", "largest NonGEMM"}, rows);
+    if (hw)
+      os << "  " << hw->arch << ": " << hw->shapes << " GEMM shapes under " << hw->dataflow
+         << ", modelled " << fixed(hw->modelled_gemm_ms, 3) << " ms vs measured "
+         << fixed(hw->measured_gemm_ms, 3) << " ms"
+         << (hw->failed ? ", " + std::to_string(hw->failed) + " kept at CPU time" : "") << "\n";
+  }
+  return os.str();
+}
+
+std::string suite_text(const std::vector<Profile>& profiles, const std::vector<double>& speedups) {
+  std::vector<std::string> header = {"model",  "sizes",     "wall ms",
+                                     "GEMM %", "NonGEMM %", "largest NonGEMM"};
+  for (double f : speedups) header.push_back("NonGEMM % @x" + fixed(f, 0));
+  header.push_back("coverage %");
+  header.push_back("unnamed %");
+  std::vector<std::vector<std::string>> rows;
+  for (const Profile& p : profiles) {
+    const Split s = split_profile(p);
+    std::vector<std::string> r = {
+        p.run.model,         size_text(p.run),       fixed(p.mean_wall_ms(), 1),
+        fixed(s.gemm_pct()), fixed(s.nongemm_pct()), top_group(s)};
+    if (r.back() != "-") r.back() += " " + fixed(s.pct(s.group_ms.at(r.back())));
+    for (double f : speedups) r.push_back(fixed(split_profile(p, f).nongemm_pct()));
+    r.push_back(fixed(p.coverage_pct()));
+    r.push_back(fixed(p.unknown_pct(), 2));
+    rows.push_back(std::move(r));
+  }
+  return table(header, rows);
+}
+
+nlohmann::json chrome_trace(const Profile& p) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const TraceEvent& e : p.trace) {
+    events.push_back({{"name", e.name},
+                      {"cat", e.group.empty() ? "run" : e.group},
+                      {"ph", "X"},
+                      {"ts", e.ts_us},
+                      {"dur", e.dur_us},
+                      {"pid", 0},
+                      {"tid", e.iteration < 0 ? 0 : 1},
+                      {"args", {{"group", e.group}, {"run", e.iteration}}}});
+  }
+  events.push_back({{"name", "process_name"},
+                    {"ph", "M"},
+                    {"pid", 0},
+                    {"args", {{"name", "sparsemap nongemm " + p.run.model}}}});
+  events.push_back(
+      {{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", 0}, {"args", {{"name", "runs"}}}});
+  events.push_back({{"name", "thread_name"},
+                    {"ph", "M"},
+                    {"pid", 0},
+                    {"tid", 1},
+                    {"args", {{"name", "top-level operators"}}}});
+  return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
+}
+
+namespace {
+
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return false;
+  std::stringstream ss(path);
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// One colour per group, in all_groups() order (gemm first).
+const std::vector<std::string> kColours = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
+                                           "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
+                                           "#ccb974", "#64b5cd", "#2f4f4f", "#000000"};
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+void check_plot_path(const std::string& plot_path) {
+  const size_t dot = plot_path.find_last_of('.');
+  const std::string ext = dot == std::string::npos ? "" : plot_path.substr(dot + 1);
+  if (ext != "png" && ext != "svg")
+    throw InputError({"<flag --plot>", 0, 0},
+                     "the plot file must end in .png or .svg (got '" + plot_path + "')");
+}
+
+void write_group_plot(const std::vector<Profile>& profiles, const std::vector<double>& speedups,
+                      const std::string& plot_path) {
+  const SourceLocation where{"<flag --plot>", 0, 0};
+  check_plot_path(plot_path);
+  const size_t dot = plot_path.find_last_of('.');
+  const std::string ext = plot_path.substr(dot + 1);
+  const std::string stem = plot_path.substr(0, dot);
+  const std::string csv = stem + ".csv", script = stem + ".gp";
+  {
+    std::ofstream out(csv);
+    out << "bar,gemm";
+    for (const auto& g : nongemm_groups()) out << "," << g;
+    out << "\n";
+    std::vector<double> factors = {1.0};
+    for (double f : speedups) factors.push_back(f);
+    for (const Profile& p : profiles)
+      for (double f : factors) {
+        const Split s = split_profile(p, f);
+        out << p.run.model << (f == 1.0 ? "" : " x" + fixed(f, 0)) << "," << s.gemm_pct();
+        for (const auto& g : nongemm_groups()) out << "," << s.pct(s.group_ms.at(g));
+        out << "\n";
+      }
+    if (!out) throw InputError({csv, 0, 0}, "cannot write the plot data");
+  }
+  {
+    std::ofstream out(script);
+    out << "set terminal " << (ext == "png" ? "pngcairo size 1400,700" : "svg size 1400,700")
+        << "\nset output " << quoted(plot_path) << "\n"
+        << "set datafile separator ','\nset style data histograms\n"
+        << "set style histogram rowstacked\nset style fill solid 0.9 border -1\n"
+        << "set boxwidth 0.75\nset key outside right\nset yrange [0:100]\n"
+        << "set ylabel 'share of operator time (%)'\nset xtics rotate by -45 noenhanced\n"
+        << "set title 'GEMM vs NonGEMM operator time (sparsemap nongemm)' noenhanced\n"
+        << "plot " << quoted(csv) << " using 2:xtic(1) title 'gemm' lc rgb '" << kColours[0] << "'";
+    for (size_t i = 0; i < nongemm_groups().size(); ++i)
+      out << ", '' using " << i + 3 << " title '" << nongemm_groups()[i] << "' lc rgb '"
+          << kColours[(i + 1) % kColours.size()] << "'";
+    out << "\n";
+    if (!out) throw InputError({script, 0, 0}, "cannot write the gnuplot script");
+  }
+  if (!on_path("gnuplot"))
+    throw InputError(where, "gnuplot is not on PATH (Debian: gnuplot-nox); the data is in " + csv);
+  const std::string cmd = "gnuplot " + quoted(script) + " 2>&1";
+  if (std::system(cmd.c_str()) != 0)
+    throw InputError(where, "gnuplot failed on " + script + "; the data is in " + csv);
+}
+
+}  // namespace sparsemap::ml::nongemm
