@@ -154,6 +154,8 @@ void run(const Options& o) {
                 << " is set; the dense baseline may be up to 2x"
                    " slow. Measure with env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE\n";
 
+  if (const std::string w = busy_machine_warning(); !w.empty())
+    std::cerr << "sparsemap: warning: " << w << "\n";
   std::vector<Point> points;
   std::vector<double> dense_ms(shapes.size());
   for (size_t si = 0; si < shapes.size(); ++si) {

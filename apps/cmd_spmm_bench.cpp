@@ -4,7 +4,9 @@
 // The dense baseline must be measured with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset: the
 // machines here set them for old OpenBLAS builds, which makes OpenBLAS pick a kernel up to 2x
 // slower. Run it as `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap spmm-bench ...`;
-// the command warns when they are set. (It never changes them itself.)
+// the command warns when they are set. (It never changes them itself.) On a machine shared with
+// other busy processes, multi-threaded timings are unfair (see busy_machine_warning); the
+// numbers in the note were taken under `chrt -f 1`.
 #include <omp.h>
 
 #include <algorithm>
@@ -111,6 +113,8 @@ void run(const Options& o) {
           << " is set; OpenBLAS may pick a kernel up to 2x slower than its best. Measure"
              " with `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap spmm-bench ...`\n";
 
+  if (const std::string w = busy_machine_warning(); !w.empty())
+    std::cerr << "sparsemap: warning: " << w << "\n";
   std::vector<Row> rows;
   std::vector<double> dense_gflops;
   nlohmann::json dense_json = nlohmann::json::array();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <thread>
 
@@ -105,6 +106,18 @@ Timing time_ms(const std::function<void()>& f, int min_reps, double min_total_ms
   t.median_ms = median(t.samples_ms);
   t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
   return t;
+}
+
+std::string busy_machine_warning() {
+  std::ifstream in("/proc/loadavg");
+  double load = 0;
+  if (!(in >> load)) return "";
+  const unsigned cpus = std::thread::hardware_concurrency();
+  if (cpus == 0 || load <= static_cast<double>(cpus)) return "";
+  return "the machine is busy (load " + std::to_string(load).substr(0, 4) + " on " +
+         std::to_string(cpus) +
+         " CPUs): multi-threaded timings will be noisy and unfair; measure on a quiet machine "
+         "or under `chrt -f 1`";
 }
 
 DenseMatrix random_normal(int64_t rows, int64_t cols, uint64_t seed) {

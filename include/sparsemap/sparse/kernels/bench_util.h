@@ -50,6 +50,14 @@ DenseMatrix random_normal(int64_t rows, int64_t cols, uint64_t seed);
 // of whatever runs next. Benchmarks call this between a dense block and a sparse block.
 void quiesce(double ms);
 
+// A warning when other processes keep the CPUs busy (Linux: 1-minute load average above the
+// CPU count), or "". On such a machine a multi-threaded timing mostly measures the scheduler:
+// a thread of the kernel waits for a CPU at every barrier, and libgomp's spinning threads are
+// descheduled hard (seen here: 5-10x slower SpMM at load 5 on 2 cores, while OpenBLAS lost
+// 2x). Run benchmarks on a quiet machine, or under `chrt -f 1` (root) so that they preempt
+// ordinary processes; OMP_WAIT_POLICY=passive also avoids the worst of it.
+std::string busy_machine_warning();
+
 // One kernel run: its timing, and its largest error against a single-threaded OpenBLAS product
 // of the same (pruned) matrix: max |C - C_blas| / (1 + |C_blas|).
 struct SpmmRun {
