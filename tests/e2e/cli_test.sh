@@ -86,5 +86,10 @@ else
   check "prune-train without libtorch" grep -q "without libtorch" "$tmp/err"
 fi
 
+# Sparse kernels: a tiny benchmark run with JSON, and a bad format.
+run 0 spmm-bench --shapes 64,64,32 --formats csr,cvse:8 --sparsity 0.9 --min-ms 1 --json - &&
+  check "spmm-bench json" grep -q '"speedup"' "$tmp/out"
+run 2 spmm-bench --formats cvse:3 && check "spmm-bench bad format" grep -q "V must be 1, 2, 4, 8, 16 or 32" "$tmp/err"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]
