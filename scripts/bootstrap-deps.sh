@@ -8,7 +8,7 @@ packages=(
   cmake g++ ninja-build make pkg-config
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libopenblas-dev zlib1g-dev
+  libopenblas-dev zlib1g-dev libeigen3-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libtorch-dev
   libopenmpi-dev openmpi-bin

@@ -1,0 +1,64 @@
+// Runs an optimiser against a fitness function to a sample budget: batching, parallel
+// evaluation (threads; MPI ranks), best-so-far history and checkpoints.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sparsemap/search/optimizer.h"
+
+namespace sparsemap::search {
+
+// Evaluates a batch of genomes. Thread-safe `fitness` is required: it is called concurrently.
+// With threads > 1 the batch is split over std::threads; under MPI (see mpi.h) it is split over
+// ranks and the results are all-gathered, so every rank sees every fitness. The result never
+// depends on the split.
+class Evaluator {
+ public:
+  using Fitness = std::function<double(const Genome&)>;
+  explicit Evaluator(int threads = 1) : threads_(threads < 1 ? 1 : threads) {}
+  std::vector<double> evaluate(const std::vector<Genome>& xs, const Fitness& fitness) const;
+  int threads() const { return threads_; }
+
+ private:
+  int threads_;
+};
+
+struct SearchOptions {
+  int64_t budget = 1000;  // samples (fitness evaluations), including infeasible ones
+  size_t batch = 64;      // ask(batch) per step (the GA uses its population size)
+  // Checkpoint: the driver state is written (atomically: temp file + rename) to
+  // `checkpoint_file` every `checkpoint_every` samples and at the end; empty: never.
+  std::string checkpoint_file;
+  int64_t checkpoint_every = 10000;
+  // Called after each batch with (samples so far, best fitness so far); may be empty.
+  std::function<void(int64_t, double)> progress;
+};
+
+struct SearchResult {
+  Genome best;
+  double best_fitness = kInfeasible;
+  int64_t samples = 0;
+  // history[i]: best fitness after i + 1 samples (kInfeasible before the first feasible one).
+  std::vector<double> history;
+  // Samples until the best so far first came within `tolerance` (0.05 = 5%) of `target`;
+  // -1 if never.
+  int64_t samples_to_within(double target, double tolerance) const;
+  nlohmann::json to_json() const;
+  static SearchResult from_json(const nlohmann::json& j);
+};
+
+// Runs `opt` until `options.budget` samples, asking min(batch, samples left) at a time, so
+// exactly `budget` candidates are evaluated.
+// With `resume` (a state written by a checkpoint of the same search), continues from it and
+// ends exactly where an uninterrupted run would.
+SearchResult run_search(Optimizer& opt, const Evaluator& eval, const Evaluator::Fitness& fitness,
+                        const SearchOptions& options, const nlohmann::json* resume = nullptr);
+
+// The checkpoint's JSON: {"optimizer": opt.save(), "result": partial SearchResult, ...}.
+// Readers throw InputError naming the file when it is not a checkpoint.
+nlohmann::json read_checkpoint(const std::string& path);
+void write_json_atomic(const nlohmann::json& j, const std::string& path);
+
+}  // namespace sparsemap::search
