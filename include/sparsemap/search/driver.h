@@ -14,25 +14,39 @@ namespace sparsemap::search {
 // With threads > 1 the batch is split over std::threads; under MPI (see mpi.h) it is split over
 // ranks and the results are all-gathered, so every rank sees every fitness. The result never
 // depends on the split.
+// A fitness that throws: the exception of the lowest index is rethrown after all threads have
+// joined (under MPI, a throwing rank leaves the others waiting: fitness should not throw there).
 class Evaluator {
  public:
   using Fitness = std::function<double(const Genome&)>;
   explicit Evaluator(int threads = 1) : threads_(threads < 1 ? 1 : threads) {}
+  // use_mpi = false: this process evaluates the whole batch even when MPI runs (MPI tests, or
+  // work that only one rank does).
+  Evaluator(int threads, bool use_mpi) : threads_(threads < 1 ? 1 : threads), use_mpi_(use_mpi) {}
+  // Under MPI with more than one rank (and use_mpi), rank r evaluates the contiguous slice
+  // [n r / size, n (r + 1) / size) of the batch on its threads, then MPI_Allgatherv; every rank
+  // must call evaluate with the same batch (they do: each runs the identical optimiser).
   std::vector<double> evaluate(const std::vector<Genome>& xs, const Fitness& fitness) const;
   int threads() const { return threads_; }
+  bool use_mpi() const { return use_mpi_; }
 
  private:
   int threads_;
+  bool use_mpi_ = true;
 };
 
 struct SearchOptions {
   int64_t budget = 1000;  // samples (fitness evaluations), including infeasible ones
-  size_t batch = 64;      // ask(batch) per step (the GA uses its population size)
+  size_t batch = 64;      // ask(batch) per step (GA: population - elites is the textbook step)
   // Checkpoint: the driver state is written (atomically: temp file + rename) to
   // `checkpoint_file` every `checkpoint_every` samples and at the end; empty: never.
   std::string checkpoint_file;
   int64_t checkpoint_every = 10000;
-  // Called after each batch with (samples so far, best fitness so far); may be empty.
+  // Copied into the checkpoint as "context" when not null (a caller's own resume data, e.g.
+  // which layer of a model this search maps).
+  nlohmann::json checkpoint_context;
+  // Called after each batch with (samples so far, best fitness so far), on every MPI rank;
+  // may be empty.
   std::function<void(int64_t, double)> progress;
 };
 
@@ -50,9 +64,14 @@ struct SearchResult {
 };
 
 // Runs `opt` until `options.budget` samples, asking min(batch, samples left) at a time, so
-// exactly `budget` candidates are evaluated.
-// With `resume` (a state written by a checkpoint of the same search), continues from it and
-// ends exactly where an uninterrupted run would.
+// exactly `budget` candidates are evaluated. Fitness values that are NaN, infinite or above
+// kInfeasible count as kInfeasible. Under MPI only rank 0 writes the checkpoint; every rank
+// returns the same result. A checkpoint is written after the batch that crosses each multiple
+// of checkpoint_every (when samples remain) and once at the end.
+// With `resume` (a state written by a checkpoint of the same search: same optimiser kind,
+// dims and options, same fitness, same batch; the budget may be larger), continues from it
+// and ends exactly where an uninterrupted run would. Throws InputError ("<checkpoint>: ...")
+// for a state that does not fit (another optimiser, another batch, more samples than budget).
 SearchResult run_search(Optimizer& opt, const Evaluator& eval, const Evaluator::Fitness& fitness,
                         const SearchOptions& options, const nlohmann::json* resume = nullptr);
 
