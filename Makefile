@@ -21,12 +21,12 @@ test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The main job: the default model (ResNet-50) on the default accelerator (maestro-example),
-# evaluated by the cost model under the three built-in dataflow templates (per-layer and total
-# runtime and energy).
+# mapped by GAMMA's genetic search (2,000 samples per distinct layer), with per-layer and total
+# runtime and energy beside the three built-in dataflow templates (same buffer rule).
 run: build
 	@$(BUILD)/sparsemap arch maestro-example
 	@echo
-	@$(BUILD)/sparsemap eval --hw maestro-example --model resnet50 --dataflow kcp_ws,xp_ws,yxp_os
+	@$(BUILD)/sparsemap map --model resnet50 --hw maestro-example --algo gamma --budget 2000 --threads $(JOBS) --compare-dataflows
 
 fuzz:
 	@bash scripts/fuzz-dfsl.sh 600

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
+#include "sparsemap/sparse/kernels/bench_util.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/nongemm/models.h"
@@ -37,7 +38,8 @@ struct NongemmArgs {
   std::string plot;
   size_t top = 15;
   bool quiet = false;
-  bool reuse_memory = false;
+  bool reuse_memory = true;
+  std::string stat = "mean";
 };
 
 #ifdef SPARSEMAP_HAVE_TORCH
@@ -62,6 +64,7 @@ void run(const NongemmArgs& a) {
   po.gemm_shapes = !a.hw.empty();
   po.taxonomy = own.get();
   po.reuse_memory = a.reuse_memory;
+  po.statistic = parse_statistic(a.stat);
   ModelOptions mo;
   mo.batch = a.batch, mo.seq_len = a.seq, mo.layers = a.layers, mo.seed = a.seed;
   mo.tiny = a.tiny;
@@ -81,7 +84,10 @@ void run(const NongemmArgs& a) {
   // Check every option before the first (long) run.
   for (const auto& n : names) (void)resolve_options(n, mo);
 
+  if (const std::string w = sparse::busy_machine_warning(); !w.empty())
+    std::cerr << "sparsemap: warning: " << w << "\n";
   std::vector<Profile> profiles;
+  std::vector<HwHorizon> horizons;  // one per profile with --hw
   nlohmann::json reports = nlohmann::json::array();
   for (const auto& n : names) {
     if (a.all) say("profiling " + n + " ...\n");
@@ -93,8 +99,9 @@ void run(const NongemmArgs& a) {
     if (!a.trace.empty()) write_json(chrome_trace(p), a.trace);
     p.trace.clear();
     profiles.push_back(std::move(p));
+    if (hw) horizons.push_back(std::move(*hw));
   }
-  if (a.all) say("\n" + suite_text(profiles, a.speedups));
+  if (a.all) say("\n" + suite_text(profiles, a.speedups, horizons));
   if (!a.json.empty()) {
     if (a.all)
       write_json({{"batch", a.batch}, {"models", reports}}, a.json);
@@ -148,9 +155,14 @@ void register_nongemm(CLI::App& app) {
   cmd->add_option("--plot", args->plot, "Stacked-bar plot of the groups, FILE.png or FILE.svg");
   cmd->add_option("--top", args->top, "Operators listed in the table")->capture_default_str();
   cmd->add_flag("--tiny", args->tiny, "Tiny configurations of the same architectures (tests)");
-  cmd->add_flag("--reuse-memory", args->reuse_memory,
-                "Keep freed memory in the process (as a caching allocator would): operators stop "
-                "paying first-touch page faults for their outputs");
+  cmd->add_option("--stat", args->stat,
+                  "How the active runs combine per operator: mean (torch.profiler's averages), "
+                  "median or min (robust on a shared machine)")
+      ->capture_default_str();
+  cmd->add_flag("--reuse-memory,!--no-reuse-memory", args->reuse_memory,
+                "Keep freed memory in the process (as a caching allocator would, and as glibc "
+                "already does in a Python process): operators stop paying first-touch page "
+                "faults for their outputs (default on; --no-reuse-memory to measure them)");
   cmd->add_flag("--quiet", args->quiet, "No table or progress output");
   cmd->callback([args] {
 #ifdef SPARSEMAP_HAVE_TORCH

@@ -16,7 +16,8 @@ struct ShowArgs {
 void register_show(CLI::App& app) {
   auto* cmd = app.add_subcommand("show", "Show a model's layers: name, kind, dimensions, MACs");
   auto args = std::make_shared<ShowArgs>();
-  cmd->add_option("model", args->model, "Zoo model name, or a .m (MAESTRO), .csv (GAMMA) or .onnx file")
+  cmd->add_option("model", args->model,
+                  "Zoo model name, or a .m (MAESTRO), .csv (GAMMA) or .onnx file")
       ->required();
   // The zoo validates these (InputError naming the limit), so no CLI11 range checks here.
   cmd->add_option("--batch", args->zoo.batch, "Batch size (zoo models)");
@@ -35,9 +36,8 @@ void register_show(CLI::App& app) {
       table.add({std::to_string(i), l.name, kind, layer_dims_text(l), with_commas(l.macs())});
     }
     if (args->json != "-") {
-      std::cout << m.name << ": " << m.layers.size() << " layers, "
-                << with_commas(m.total_macs()) << " MACs, " << with_commas(m.total_params())
-                << " parameters\n\n"
+      std::cout << m.name << ": " << m.layers.size() << " layers, " << with_commas(m.total_macs())
+                << " MACs, " << with_commas(m.total_params()) << " parameters\n\n"
                 << table.str();
     }
     if (!args->json.empty())

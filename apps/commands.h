@@ -20,6 +20,14 @@ void register_spmm_bench(CLI::App& app);
 void register_prune_study(CLI::App& app);
 // prune-train, prune-compare and prune-overhead (apps/cmd_prune_train.cpp).
 void register_prune_train(CLI::App& app);
+// map (mapping search) and mse (the map-space-exploration study): apps/cmd_map.cpp, cmd_mse.cpp.
+void register_map(CLI::App& app);
+// train (N:M recipes on vit-tiny / char-gpt) and nm-study: apps/cmd_train.cpp, cmd_nm_study.cpp.
+void register_train(CLI::App& app);
+void register_nm_study(CLI::App& app);
+void register_mse(CLI::App& app);
+// codesign (DiGamma HW-mapping co-design): apps/cmd_codesign.cpp.
+void register_codesign(CLI::App& app);
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

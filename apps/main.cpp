@@ -5,8 +5,12 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
+#include "sparsemap/search/mpi.h"
 
 int main(int argc, char** argv) {
+  // Under mpirun every rank runs the same command; search evaluations are split over the ranks
+  // and only the root prints or writes files.
+  const sparsemap::search::MpiSession mpi;
   CLI::App app{"sparsemap: hardware-aware DNN sparsity and accelerator co-design"};
   app.set_version_flag("--version", std::string("sparsemap ") + SPARSEMAP_VERSION);
   app.require_subcommand(1);
@@ -18,9 +22,13 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_spmm_bench(app);
   sparsemap::cli::register_prune_study(app);
   sparsemap::cli::register_prune_train(app);
-  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
-                                          return sub->check_name(argv[1]);
-                                        }).empty()) {
+  sparsemap::cli::register_map(app);
+  sparsemap::cli::register_train(app);
+  sparsemap::cli::register_nm_study(app);
+  sparsemap::cli::register_mse(app);
+  sparsemap::cli::register_codesign(app);
+  if (argc > 1 && argv[1][0] != '-' &&
+      app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
     std::string names;
     for (const CLI::App* sub : app.get_subcommands({}))
       names += (names.empty() ? "" : ", ") + sub->get_name();

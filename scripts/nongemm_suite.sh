@@ -22,13 +22,19 @@ timed "$build/sparsemap" nongemm --all --batch 1 --threads "$threads" --gemm-spe
   --json "$out/suite_b1.json" --plot "$out/suite_b1.svg" "$@" | tee "$out/suite_b1.txt"
 echo "load after the suite: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
 reuse=()
-for f in "$@"; do [[ $f == --reuse-memory ]] && reuse=(--reuse-memory); done
+for f in "$@"; do [[ $f == --reuse-memory || $f == --no-reuse-memory ]] && reuse=("$f"); done
 timed "$build/nongemm_overhead_bench" --threads "$threads" --rounds 30 "${reuse[@]}" resnet50 bert-base |
   tee "$out/overhead.txt"
 if /usr/bin/python3 -c 'import torch, torchvision' 2>/dev/null; then
-  timed /usr/bin/python3 scripts/nongemm_pytorch_check.py --sparsemap "$build/sparsemap" \
-    --threads "$threads" --iters 10 --rounds 3 --json "$out/pytorch_check.json" |
-    tee "$out/pytorch_check.txt"
+  # Twice: each side's default (sparsemap keeps freed memory, as glibc does in the Python
+  # process), then freed memory kept explicitly on both sides (mallopt in Python too).
+  for mode in default reuse; do
+    flags=()
+    [[ $mode == reuse ]] && flags=(--reuse-memory)
+    timed /usr/bin/python3 scripts/nongemm_pytorch_check.py --sparsemap "$build/sparsemap" \
+      --threads "$threads" --iters 10 --rounds 3 "${flags[@]}" \
+      --json "$out/pytorch_check_$mode.json" | tee "$out/pytorch_check_$mode.txt" || true
+  done
 else
   echo "skipping the PyTorch cross-check: apt-get install python3-torch python3-torchvision" |
     tee "$out/pytorch_check.txt"

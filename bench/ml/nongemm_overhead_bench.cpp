@@ -1,8 +1,10 @@
 // NonGEMM Bench's profiling overhead: the median wall time of profiled inferences (callbacks on,
 // recording) against un-profiled ones, alternated ABBA on the same model. Not a ctest.
 //
-//   nongemm_overhead_bench [--threads T] [--rounds R] [--batch B] [--reuse-memory] [MODEL ...]
-//   (default: resnet50 bert-base, 2 threads, 30 rounds, batch 1)
+//   nongemm_overhead_bench [--threads T] [--rounds R] [--batch B] [--[no-]reuse-memory]
+//                          [MODEL ...]
+//   (default: resnet50 bert-base, 2 threads, 30 rounds, batch 1, freed memory kept as in
+//   `sparsemap nongemm`)
 //
 // Run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset in the command line (DESIGN.md):
 //   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE build-ml/nongemm_overhead_bench
@@ -21,7 +23,7 @@ int main(int argc, char** argv) {
   using namespace sparsemap::ml::nongemm;
   int threads = 2, rounds = 30;
   int64_t batch = 1;
-  bool reuse_memory = false;
+  bool reuse_memory = true;
   std::vector<std::string> models;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -30,11 +32,12 @@ int main(int argc, char** argv) {
       if (a == "--threads") threads = static_cast<int>(v);
       if (a == "--rounds") rounds = static_cast<int>(v);
       if (a == "--batch") batch = v;
-    } else if (a == "--reuse-memory") {
-      reuse_memory = true;
+    } else if (a == "--reuse-memory" || a == "--no-reuse-memory") {
+      reuse_memory = a == "--reuse-memory";
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(
-          stderr, "usage: %s [--threads T] [--rounds R] [--batch B] [--reuse-memory] [MODEL ...]\n",
+          stderr,
+          "usage: %s [--threads T] [--rounds R] [--batch B] [--[no-]reuse-memory] [MODEL ...]\n",
           argv[0]);
       return 2;
     } else {

@@ -28,7 +28,9 @@ struct SourceLocation {
 class InputError : public std::runtime_error {
  public:
   InputError(SourceLocation where, const std::string& message)
-      : std::runtime_error(where.str() + ": " + message), where_(std::move(where)), message_(message) {}
+      : std::runtime_error(where.str() + ": " + message),
+        where_(std::move(where)),
+        message_(message) {}
 
   const SourceLocation& where() const { return where_; }
   const std::string& message() const { return message_; }
@@ -48,11 +50,11 @@ struct InputWarning {
 }  // namespace sparsemap
 
 // Internal invariant: a failure is a bug in sparsemap, never bad input.
-#define SPARSEMAP_ASSERT(cond)                                                         \
-  do {                                                                                 \
-    if (!(cond)) {                                                                     \
-      std::fprintf(stderr, "%s:%d: internal error: assertion failed: %s\n", __FILE__, \
-                   __LINE__, #cond);                                                   \
-      std::abort();                                                                    \
-    }                                                                                  \
+#define SPARSEMAP_ASSERT(cond)                                                                  \
+  do {                                                                                          \
+    if (!(cond)) {                                                                              \
+      std::fprintf(stderr, "%s:%d: internal error: assertion failed: %s\n", __FILE__, __LINE__, \
+                   #cond);                                                                      \
+      std::abort();                                                                             \
+    }                                                                                           \
   } while (0)

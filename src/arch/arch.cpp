@@ -46,8 +46,8 @@ void validate(const Arch& a, const std::string& where_label) {
   positive(a.clock_mhz, "clock_mhz");
   positive(a.area.pe_um2, "area.pe_um2");
   positive(a.area.sram_um2_per_bit, "area.sram_um2_per_bit");
-  const double energies[] = {a.energy.mac_pj,      a.energy.l1_read_pj, a.energy.l1_write_pj,
-                             a.energy.l2_read_pj,  a.energy.l2_write_pj, a.energy.noc_pj,
+  const double energies[] = {a.energy.mac_pj,     a.energy.l1_read_pj,  a.energy.l1_write_pj,
+                             a.energy.l2_read_pj, a.energy.l2_write_pj, a.energy.noc_pj,
                              a.energy.offchip_pj};
   for (double e : energies)
     if (!(e >= 0) || !std::isfinite(e)) fail("expected every energy.*_pj >= 0");
@@ -58,8 +58,8 @@ void validate(const Arch& a, const std::string& where_label) {
       prod *= d;
     }
     if (prod != a.num_pes)
-      fail("array_shape multiplies to " + std::to_string(prod) + ", expected num_pes = " +
-           std::to_string(a.num_pes));
+      fail("array_shape multiplies to " + std::to_string(prod) +
+           ", expected num_pes = " + std::to_string(a.num_pes));
   }
 }
 

@@ -71,7 +71,8 @@ TEST(Validate, RejectsBadFields) {
     validate(a, "x.yaml");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "x.yaml: array_shape multiplies to 512, expected num_pes = 1024");
+    EXPECT_EQ(std::string(e.what()),
+              "x.yaml: array_shape multiplies to 512, expected num_pes = 1024");
   }
 }
 

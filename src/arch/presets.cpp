@@ -42,9 +42,8 @@ EnergyTable flat_energy() {
   return e;
 }
 
-Arch make(std::string name, std::string source, int64_t pes, std::vector<int64_t> shape,
-          int64_t l1, int64_t l2, double noc, double offchip, int64_t word, double mhz,
-          EnergyTable energy) {
+Arch make(std::string name, std::string source, int64_t pes, std::vector<int64_t> shape, int64_t l1,
+          int64_t l2, double noc, double offchip, int64_t word, double mhz, EnergyTable energy) {
   Arch a;
   a.name = std::move(name);
   a.source = std::move(source);
@@ -119,9 +118,9 @@ Arch preset(std::string_view name) {
     if (a.name == n) return a;
   std::string names;
   for (const auto& a : presets()) names += (names.empty() ? "" : ", ") + a.name;
-  throw InputError({"<flag --hw>", 0, 0},
-                   "unknown accelerator preset '" + std::string(name) + "'; expected one of: " +
-                       names + ", or a .m/.yaml file");
+  throw InputError({"<flag --hw>", 0, 0}, "unknown accelerator preset '" + std::string(name) +
+                                              "'; expected one of: " + names +
+                                              ", or a .m/.yaml file");
 }
 
 }  // namespace sparsemap::arch

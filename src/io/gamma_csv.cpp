@@ -136,8 +136,7 @@ workload::Model parse_gamma_csv(const std::string& text, const std::string& file
     if (which < 0) {
       if (i == 0 && parse_uint(f.text))
         throw error(header_line, f.column,
-                    std::string("expected header ") + kHeader +
-                        " or seven numbers a row, got '" +
+                    std::string("expected header ") + kHeader + " or seven numbers a row, got '" +
                         std::string(f.text) + "'");
       throw error(header_line, f.column,
                   "unknown column '" + std::string(f.text) + "'; expected one of " + kHeader +

@@ -15,13 +15,20 @@ struct KindName {
   std::string_view name;
 };
 constexpr KindName kKindNames[] = {
-    {OpKind::Conv, "CONV"},         {OpKind::DsConv, "DSCONV"},
-    {OpKind::NgConv, "NGCONV"},     {OpKind::TrConv, "TRCONV"},
-    {OpKind::Fc, "FC"},             {OpKind::Gemm, "GEMM"},
-    {OpKind::BatchedGemm, "BGEMM"}, {OpKind::Softmax, "SOFTMAX"},
-    {OpKind::LayerNorm, "LAYERNORM"}, {OpKind::BatchNorm, "BATCHNORM"},
-    {OpKind::Activation, "ACTIVATION"}, {OpKind::Elementwise, "ELEMENTWISE"},
-    {OpKind::Pool, "POOL"},         {OpKind::Embedding, "EMBEDDING"},
+    {OpKind::Conv, "CONV"},
+    {OpKind::DsConv, "DSCONV"},
+    {OpKind::NgConv, "NGCONV"},
+    {OpKind::TrConv, "TRCONV"},
+    {OpKind::Fc, "FC"},
+    {OpKind::Gemm, "GEMM"},
+    {OpKind::BatchedGemm, "BGEMM"},
+    {OpKind::Softmax, "SOFTMAX"},
+    {OpKind::LayerNorm, "LAYERNORM"},
+    {OpKind::BatchNorm, "BATCHNORM"},
+    {OpKind::Activation, "ACTIVATION"},
+    {OpKind::Elementwise, "ELEMENTWISE"},
+    {OpKind::Pool, "POOL"},
+    {OpKind::Embedding, "EMBEDDING"},
 };
 
 int64_t product(const std::vector<int64_t>& v) {
@@ -68,7 +75,9 @@ std::optional<OpKind> op_kind_from_name(std::string_view s) {
   return std::nullopt;
 }
 
-bool is_gemm_class(OpKind k) { return static_cast<int>(k) <= static_cast<int>(OpKind::BatchedGemm); }
+bool is_gemm_class(OpKind k) {
+  return static_cast<int>(k) <= static_cast<int>(OpKind::BatchedGemm);
+}
 
 int64_t Layer::out_y() const {
   if (!is_windowed(kind)) return 1;
@@ -193,8 +202,7 @@ int64_t Layer::params() const {
         break;
     }
   }
-  if (kind == OpKind::LayerNorm && !shape.empty())
-    p += (op == "rms_norm" ? 1 : 2) * shape.back();
+  if (kind == OpKind::LayerNorm && !shape.empty()) p += (op == "rms_norm" ? 1 : 2) * shape.back();
   if (kind == OpKind::BatchNorm && shape.size() >= 2) p += 2 * shape[1];
   return p;
 }

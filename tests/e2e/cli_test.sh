@@ -91,5 +91,35 @@ run 0 spmm-bench --shapes 64,64,32 --formats csr,cvse:8 --sparsity 0.9 --min-ms 
   check "spmm-bench json" grep -q '"speedup"' "$tmp/out"
 run 2 spmm-bench --formats cvse:3 && check "spmm-bench bad format" grep -q "V must be 1, 2, 4, 8, 16 or 32" "$tmp/err"
 
+# Mapping search (map): JSON keys, bad flags (one line, status 2), MPI == 1 process, and a run
+# killed with kill -9 then resumed from its checkpoint == an uninterrupted run.
+run 0 map --model resnet18 --hw gamma-edge --algo gamma --budget 200 --json "$tmp/map.json" --quiet &&
+  for key in '"model"' '"algo"' '"layers"' '"runtime_cycles"' '"energy_nj"' '"macs"' '"samples"' '"mapping"' '"total"'; do
+    check "map json $key" grep -q "$key" "$tmp/map.json"
+  done
+run 2 map --model resnet18 --hw gamma-edge --algo hillclimb && check "map bad algo" test "$(wc -l <"$tmp/err")" -eq 1 &&
+  check "map bad algo message" grep -q "unknown algorithm 'hillclimb'" "$tmp/err"
+run 2 map --model resnet18 --hw gamma-edge --objective speed && check "map bad objective" test "$(wc -l <"$tmp/err")" -eq 1
+run 2 mse --models resnet18 --algos nope && check "mse bad algo" grep -q "unknown algorithm" "$tmp/err"
+if command -v mpirun >/dev/null 2>&1; then
+  "$bin" map --model resnet18 --hw gamma-edge --budget 300 --seed 3 --json "$tmp/mpi1.json" --quiet >/dev/null 2>&1
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe \
+    "$bin" map --model resnet18 --hw gamma-edge --budget 300 --seed 3 --json "$tmp/mpi2.json" --quiet >/dev/null 2>&1
+  check "map under mpirun -np 2 == 1 process" cmp -s "$tmp/mpi1.json" "$tmp/mpi2.json"
+fi
+"$bin" map --model resnet50 --hw gamma-edge --budget 10000 --seed 2 --json "$tmp/full.json" --quiet >/dev/null 2>&1
+"$bin" map --model resnet50 --hw gamma-edge --budget 10000 --seed 2 --checkpoint "$tmp/ck.json" \
+  --checkpoint-every 1000 --json "$tmp/killed.json" --quiet >/dev/null 2>&1 &
+map_pid=$!
+for _ in $(seq 200); do  # kill -9 once the checkpoint holds a finished layer
+  grep -q '"best_fitness"' "$tmp/ck.json" 2>/dev/null && break
+  sleep 0.05
+done
+kill -9 "$map_pid" 2>/dev/null
+wait "$map_pid" 2>/dev/null
+check "map killed before the end" test ! -s "$tmp/killed.json"
+run 0 map --model resnet50 --hw gamma-edge --budget 10000 --seed 2 --resume "$tmp/ck.json" \
+  --json "$tmp/resumed.json" --quiet && check "map kill -9 + resume == uninterrupted" cmp -s "$tmp/full.json" "$tmp/resumed.json"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

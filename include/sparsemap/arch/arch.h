@@ -33,12 +33,12 @@ struct Arch {
   std::string name;    // preset name or file stem
   std::string source;  // where the numbers come from (paper, peer default, file)
   int64_t num_pes = 256;
-  std::vector<int64_t> array_shape;  // physical PE array shape, outermost first; {} = flat
-  int64_t l1_bytes = 512;            // per PE
-  int64_t l2_bytes = 108000;         // shared, on chip
-  double noc_words_per_cycle = 1000;     // L2 <-> PEs bandwidth
-  double offchip_words_per_cycle = 50;   // DRAM <-> L2 bandwidth
-  int64_t word_bytes = 1;                // bytes per element
+  std::vector<int64_t> array_shape;     // physical PE array shape, outermost first; {} = flat
+  int64_t l1_bytes = 512;               // per PE
+  int64_t l2_bytes = 108000;            // shared, on chip
+  double noc_words_per_cycle = 1000;    // L2 <-> PEs bandwidth
+  double offchip_words_per_cycle = 50;  // DRAM <-> L2 bandwidth
+  int64_t word_bytes = 1;               // bytes per element
   double clock_mhz = 1000;
   EnergyTable energy;
   AreaModel area;

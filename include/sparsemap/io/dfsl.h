@@ -16,9 +16,7 @@ struct DfslLayer {
   mapping::Mapping mapping;  // empty when the file has no Dataflow block for the layer
   SourceLocation where;      // the "Layer" keyword
   bool clamped = false;      // some tile (or offset) exceeded its extent and was clamped
-  bool operator==(const DfslLayer& o) const {
-    return layer == o.layer && mapping == o.mapping;
-  }
+  bool operator==(const DfslLayer& o) const { return layer == o.layer && mapping == o.mapping; }
 };
 
 struct DfslNetwork {

@@ -49,7 +49,7 @@ enum class OpKind : uint8_t {
   Embedding,    // table lookup: N lookups of K-wide rows from a table of C rows
 };
 
-std::string_view op_kind_name(OpKind k);                     // "CONV", "DSCONV", ..., "SOFTMAX"
+std::string_view op_kind_name(OpKind k);                      // "CONV", "DSCONV", ..., "SOFTMAX"
 std::optional<OpKind> op_kind_from_name(std::string_view s);  // inverse, case-insensitive
 bool is_gemm_class(OpKind k);                                 // Conv .. BatchedGemm
 
@@ -69,16 +69,18 @@ struct Layer {
   Window2 stride{1, 1};
   Window2 pad{0, 0};  // zero padding on each side (conv-like and Pool)
   Window2 dilation{1, 1};
-  bool has_bias = false;        // adds one parameter per output channel / column
-  std::vector<int64_t> shape;   // Softmax, LayerNorm, BatchNorm, Activation, Elementwise: input shape
-  int64_t operands = 1;         // Elementwise: number of input tensors of `shape`
+  bool has_bias = false;  // adds one parameter per output channel / column
+  std::vector<int64_t>
+      shape;             // Softmax, LayerNorm, BatchNorm, Activation, Elementwise: input shape
+  int64_t operands = 1;  // Elementwise: number of input tensors of `shape`
 
   int64_t dim(Dim d) const { return dims[index(d)]; }
   int64_t& dim(Dim d) { return dims[index(d)]; }
 
   // Output rows/columns of conv-like kinds and Pool:
-  //   Y' = floor((Y + 2*pad_y - dilation_y*(R-1) - 1) / stride_y) + 1   (Conv, DsConv, NgConv, Pool)
-  //   Y' = Y - R + 1                                                     (TrConv, MAESTRO's rule)
+  //   Y' = floor((Y + 2*pad_y - dilation_y*(R-1) - 1) / stride_y) + 1   (Conv, DsConv, NgConv,
+  //   Pool) Y' = Y - R + 1                                                     (TrConv, MAESTRO's
+  //   rule)
   // Returns 0 when the filter does not fit. 1 for other kinds.
   int64_t out_y() const;
   int64_t out_x() const;

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <unordered_map>
 
@@ -36,7 +37,7 @@ int64_t now_ns() {
 
 struct OpAccum {
   double calls = 0;
-  double ns = 0;
+  std::vector<double> run_ns;  // per active run (scaled)
 };
 
 // Shapes of one GEMM operator call, keyed for aggregation.
@@ -163,7 +164,9 @@ void on_end(const at::RecordFunction& fn, at::ObserverContext*) {
   const double ns = static_cast<double>(end - r->top_start_ns);
   OpAccum& a = r->ops[fn.name()];
   a.calls += tl_region_weight;
-  a.ns += ns * tl_region_weight;
+  if (a.run_ns.size() <= static_cast<size_t>(r->iteration))
+    a.run_ns.resize(static_cast<size_t>(r->iteration) + 1, 0.0);
+  a.run_ns[static_cast<size_t>(r->iteration)] += ns * tl_region_weight;
   r->iteration_ns += ns * tl_region_weight;
   if (r->keep_events) {
     const std::string name = fn.name();
@@ -202,13 +205,6 @@ double timed_forward(Model& model) {
     (void)out;
   }
   return static_cast<double>(now_ns() - t0) + tl_region_extra_ns;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 void check_schedule(const ProfileSchedule& s) {
@@ -263,6 +259,12 @@ std::string blas_description() {
 
 namespace {
 
+double load_average() {
+  std::ifstream in("/proc/loadavg");
+  double load = -1;
+  return (in >> load) ? load : -1;
+}
+
 std::string blas_environment() {
   std::string s;
   for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"}) {
@@ -274,21 +276,44 @@ std::string blas_environment() {
 
 }  // namespace
 
-double Profile::mean_wall_ms() const {
-  double s = 0;
-  for (double v : wall_ms) s += v;
-  return wall_ms.empty() ? 0 : s / static_cast<double>(wall_ms.size());
+std::string statistic_name(Statistic s) {
+  switch (s) {
+    case Statistic::Mean:
+      return "mean";
+    case Statistic::Median:
+      return "median";
+    case Statistic::Min:
+      return "min";
+  }
+  return "?";
 }
 
-double Profile::mean_ops_ms() const {
-  double s = 0;
-  for (double v : ops_ms) s += v;
-  return ops_ms.empty() ? 0 : s / static_cast<double>(ops_ms.size());
+Statistic parse_statistic(const std::string& name) {
+  for (Statistic s : {Statistic::Mean, Statistic::Median, Statistic::Min})
+    if (statistic_name(s) == name) return s;
+  throw InputError({"<flag --stat>", 0, 0},
+                   "expected mean, median or min (got '" + name.substr(0, 32) + "')");
 }
+
+double combine(Statistic s, std::vector<double> v) {
+  if (v.empty()) return 0;
+  if (s == Statistic::Mean) {
+    double sum = 0;
+    for (double x : v) sum += x;
+    return sum / static_cast<double>(v.size());
+  }
+  std::sort(v.begin(), v.end());
+  if (s == Statistic::Min) return v.front();
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double Profile::typical_wall_ms() const { return combine(statistic, wall_ms); }
+double Profile::typical_ops_ms() const { return combine(statistic, ops_ms); }
 
 double Profile::coverage_pct() const {
-  const double w = mean_wall_ms();
-  return w > 0 ? 100.0 * mean_ops_ms() / w : 0;
+  const double w = typical_wall_ms();
+  return w > 0 ? 100.0 * typical_ops_ms() / w : 0;
 }
 
 double Profile::unknown_pct() const {
@@ -312,6 +337,8 @@ Profile profile_model(std::string_view name, const ModelOptions& model_options,
 
   Profile p;
   p.reuse_memory = options.reuse_memory;
+  p.statistic = options.statistic;
+  p.load_avg_1min = load_average();
   p.run = run;
   p.threads = at::get_num_threads();
   p.schedule = options.schedule;
@@ -342,8 +369,11 @@ Profile profile_model(std::string_view name, const ModelOptions& model_options,
     }
   }
   const double active = static_cast<double>(s.active);
-  for (const auto& [op, acc] : rec.ops)
-    p.ops.push_back({op, taxonomy.classify(op), acc.calls / active, acc.ns / active / 1e6});
+  for (auto& [op, acc] : rec.ops) {
+    acc.run_ns.resize(static_cast<size_t>(s.active), 0.0);  // runs where it did not occur
+    p.ops.push_back({op, taxonomy.classify(op), acc.calls / active,
+                     combine(options.statistic, acc.run_ns) / 1e6});
+  }
   std::sort(p.ops.begin(), p.ops.end(), [](const OpStat& a, const OpStat& b) {
     return a.ms != b.ms ? a.ms > b.ms : a.name < b.name;
   });
@@ -405,8 +435,8 @@ Overhead measure_overhead(std::string_view name, const ModelOptions& model_optio
       o.plain_runs_ms.push_back(plain());
     }
   }
-  o.plain_ms = median(o.plain_runs_ms);
-  o.profiled_ms = median(o.profiled_runs_ms);
+  o.plain_ms = combine(Statistic::Median, o.plain_runs_ms);
+  o.profiled_ms = combine(Statistic::Median, o.profiled_runs_ms);
   o.overhead_pct = o.plain_ms > 0 ? 100.0 * (o.profiled_ms - o.plain_ms) / o.plain_ms : 0;
   return o;
 }

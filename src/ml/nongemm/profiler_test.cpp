@@ -167,6 +167,24 @@ TEST(Profiler, RecordsGemmShapesAndTraces) {
   EXPECT_TRUE(dw);
 }
 
+TEST(Profiler, MedianOfRunsPerOperator) {
+  ProfileOptions o = quick(5);
+  o.statistic = Statistic::Median;
+  const Profile p = profile_model("resnet50", tiny(), o);
+  EXPECT_EQ(p.statistic, Statistic::Median);
+  EXPECT_EQ(p.ops_ms.size(), 5u);
+  // Medians of per-run times: positive, and of the order of one run (a sum of medians is not
+  // bounded by the largest run's total in general, hence the loose factor).
+  double sum = 0;
+  for (const OpStat& s : p.ops) {
+    EXPECT_GE(s.ms, 0.0);
+    sum += s.ms;
+  }
+  EXPECT_GT(sum, 0.0);
+  EXPECT_LE(sum, 3 * *std::max_element(p.ops_ms.begin(), p.ops_ms.end()));
+  EXPECT_GE(sum, 0.3 * *std::min_element(p.ops_ms.begin(), p.ops_ms.end()));
+}
+
 TEST(Profiler, RejectsBadSchedules) {
   ProfileOptions o = quick();
   o.schedule.active = 0;

@@ -146,9 +146,12 @@ nlohmann::json profile_json(const Profile& p, const std::vector<double>& speedup
       {"blas", p.blas},
       {"blas_env", p.blas_env},
       {"reuse_memory", p.reuse_memory},
-      {"wall_ms", p.mean_wall_ms()},
+      {"load_avg_1min", p.load_avg_1min},
+      {"statistic", statistic_name(p.statistic)},
+      {"wall_ms", p.typical_wall_ms()},
       {"wall_ms_runs", p.wall_ms},
-      {"ops_ms", p.mean_ops_ms()},
+      {"ops_ms", p.typical_ops_ms()},
+      {"ops_ms_runs", p.ops_ms},
       {"coverage_pct", p.coverage_pct()},
       {"unknown_pct", p.unknown_pct()},
       {"gemm_pct", s.gemm_pct()},
@@ -188,8 +191,9 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
   std::ostringstream os;
   os << p.run.model << " (" << size_text(p.run) << "), " << p.threads << " thread"
      << (p.threads == 1 ? "" : "s") << ", " << p.schedule.active << " active runs\n";
-  os << "wall " << fixed(p.mean_wall_ms(), 2) << " ms per inference; top-level operators "
-     << fixed(p.mean_ops_ms(), 2) << " ms (" << fixed(p.coverage_pct()) << "% of wall); "
+  os << "wall " << fixed(p.typical_wall_ms(), 2) << " ms per inference ("
+     << statistic_name(p.statistic) << " of the runs); top-level operators "
+     << fixed(p.typical_ops_ms(), 2) << " ms (" << fixed(p.coverage_pct()) << "% of wall); "
      << "unnamed operators " << fixed(p.unknown_pct(), 2) << "%\n";
   os << "BLAS: " << p.blas << " [" << p.blas_env << "]"
      << (p.reuse_memory ? "; freed memory kept (--reuse-memory)" : "") << "\n\n";
@@ -240,25 +244,40 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
   return os.str();
 }
 
-std::string suite_text(const std::vector<Profile>& profiles, const std::vector<double>& speedups) {
+std::string suite_text(const std::vector<Profile>& profiles, const std::vector<double>& speedups,
+                       const std::vector<HwHorizon>& hw) {
+  SPARSEMAP_ASSERT(hw.empty() || hw.size() == profiles.size());
   std::vector<std::string> header = {"model",  "sizes",     "wall ms",
                                      "GEMM %", "NonGEMM %", "largest NonGEMM"};
   for (double f : speedups) header.push_back("NonGEMM % @x" + fixed(f, 0));
+  if (!hw.empty()) {
+    header.push_back("NonGEMM % @" + hw[0].arch);
+    header.push_back("GEMM speedup @" + hw[0].arch);
+  }
   header.push_back("coverage %");
   header.push_back("unnamed %");
   std::vector<std::vector<std::string>> rows;
   for (const Profile& p : profiles) {
     const Split s = split_profile(p);
     std::vector<std::string> r = {
-        p.run.model,         size_text(p.run),       fixed(p.mean_wall_ms(), 1),
+        p.run.model,         size_text(p.run),       fixed(p.typical_wall_ms(), 1),
         fixed(s.gemm_pct()), fixed(s.nongemm_pct()), top_group(s)};
     if (r.back() != "-") r.back() += " " + fixed(s.pct(s.group_ms.at(r.back())));
     for (double f : speedups) r.push_back(fixed(split_profile(p, f).nongemm_pct()));
+    if (!hw.empty()) {
+      const HwHorizon& h = hw[rows.size()];
+      r.push_back(fixed(h.split.nongemm_pct()));
+      r.push_back(h.modelled_gemm_ms > 0 ? fixed(h.measured_gemm_ms / h.modelled_gemm_ms) : "-");
+    }
     r.push_back(fixed(p.coverage_pct()));
     r.push_back(fixed(p.unknown_pct(), 2));
     rows.push_back(std::move(r));
   }
-  return table(header, rows);
+  // The reference range: NonGEMM Bench (Karami, Kao, Kwon, ISPASS 2025), average NonGEMM share
+  // of latency per platform across its models.
+  return table(header, rows) +
+         "paper (NonGEMM Bench, ISPASS 2025): NonGEMM 11.3% to 73.6% of latency on average "
+         "across platforms\n";
 }
 
 nlohmann::json chrome_trace(const Profile& p) {

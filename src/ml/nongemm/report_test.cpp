@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -33,6 +34,12 @@ Profile sample() {
   return p;
 }
 
+std::string fmt_pct(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
 TEST(Split, GroupsAndPercentages) {
   const Split s = split_profile(sample());
   EXPECT_DOUBLE_EQ(s.total_ms, 100);
@@ -47,6 +54,21 @@ TEST(Split, GroupsAndPercentages) {
   EXPECT_EQ(s.group_ms.size(), nongemm_groups().size());
   EXPECT_DOUBLE_EQ(sample().unknown_pct(), 5);
   EXPECT_DOUBLE_EQ(sample().coverage_pct(), 100);
+}
+
+TEST(Statistic, CombinesRuns) {
+  EXPECT_DOUBLE_EQ(combine(Statistic::Mean, {1, 2, 9}), 4);
+  EXPECT_DOUBLE_EQ(combine(Statistic::Median, {9, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(combine(Statistic::Median, {4, 1, 2, 9}), 3);
+  EXPECT_DOUBLE_EQ(combine(Statistic::Min, {4, 1, 2}), 1);
+  EXPECT_DOUBLE_EQ(combine(Statistic::Median, {}), 0);
+  EXPECT_EQ(parse_statistic("median"), Statistic::Median);
+  EXPECT_EQ(statistic_name(Statistic::Min), "min");
+  EXPECT_THROW(parse_statistic("average"), InputError);
+  Profile p = sample();
+  p.statistic = Statistic::Min;
+  EXPECT_DOUBLE_EQ(p.typical_wall_ms(), 99);
+  EXPECT_NEAR(p.coverage_pct(), 100.0 * 100 / 99, 1e-9);
 }
 
 TEST(Split, Horizon) {
@@ -110,6 +132,10 @@ TEST(Report, HwHorizonUsesTheCostModel) {
   const nlohmann::json j = profile_json(p, {}, h);
   EXPECT_EQ(j["hw"]["arch"], "maestro-example");
   EXPECT_GT(j["hw"]["gemm_speedup"].get<double>(), 0);
+  // The suite table's accelerator columns: NonGEMM share and measured/modelled GEMM time.
+  const std::string table = suite_text({p}, {10}, {h});
+  EXPECT_NE(table.find("NonGEMM % @maestro-example"), std::string::npos) << table;
+  EXPECT_NE(table.find(fmt_pct(h.split.nongemm_pct())), std::string::npos) << table;
 }
 
 TEST(Report, ChromeTrace) {

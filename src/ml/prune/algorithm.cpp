@@ -112,7 +112,7 @@ UpdaterConfig default_config(Algorithm a, double sparsity, int64_t total_steps) 
       break;
     }
     default: {
-      // Gradual: 10% .. 75% of training, at most 20 updates.
+      // Gradual: 10% .. 75% of training, about 21 updates.
       const int64_t freq = std::max<int64_t>(1, (t * 65 / 100) / 20);
       const int64_t start = (t / 10) / freq * freq;
       const int64_t end = std::max(start, (t * 3 / 4) / freq * freq);

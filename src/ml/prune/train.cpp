@@ -1,6 +1,8 @@
 // Sparse training on Fashion-MNIST and the masking-overhead measurement.
 #include "sparsemap/ml/prune/train.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -182,7 +184,7 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
   if (o.batch < 1 || o.batch > 65536)
     throw InputError({"<flag --batch>", 0, 0}, "must be in [1, 65536]");
   if (o.threads < 0) throw InputError({"<flag --threads>", 0, 0}, "must be >= 0");
-  if (o.threads > 0) torch::set_num_threads(o.threads);
+  set_compute_threads(o.threads);
   const Tensors t = load_tensors(o.data);
   const int64_t n = t.x_train.size(0);
   const int64_t per_epoch = (n + o.batch - 1) / o.batch;
@@ -267,13 +269,21 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
   return r;
 }
 
+void set_compute_threads(int threads) {
+  if (threads <= 0) return;
+  torch::set_num_threads(threads);
+  using SetThreads = void (*)(int);
+  if (auto* f = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    f(threads);
+}
+
 // ----------------------------------------------------------------------------------------------
 
 std::vector<OverheadRow> measure_overhead(const OverheadOptions& o, const ProgressFn& progress) {
   if (o.batch < 1 || o.steps < 1 || o.rounds < 1)
     throw InputError({"<flag --batch>", 0, 0}, "batch, steps and rounds must be >= 1");
   if (o.threads < 0) throw InputError({"<flag --threads>", 0, 0}, "must be >= 0");
-  if (o.threads > 0) torch::set_num_threads(o.threads);
+  set_compute_threads(o.threads);
   DataOptions d = o.data;
   d.train_limit = o.batch * 4;
   d.test_limit = 10;

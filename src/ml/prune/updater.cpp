@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 
 #include "sparsemap/error.h"
 #include "sparsemap/sparse/prune/prune.h"
@@ -129,18 +130,60 @@ void Updater::init_masks() {
   }
 }
 
+// The straight-through hooks run at every step, so they avoid temporaries: the mask comes from
+// the parameter itself (every mask rule ranks |score|, so w and |w| give the same mask), and one
+// fused pass stores the dense weights, writes the {0,1} mask and the masked weights
+// (w * (mask + (1 - mask) * beta), beta = pruned_scale_, 0 unless a recipe sets it).
 void Updater::pre_forward(int64_t step) {
-  if (!is_ste(config_.algorithm) || masked_forward_) return;
+  if (!is_ste(config_.algorithm) || masked_forward_ || frozen_) return;
   torch::NoGradGuard no_grad;
-  for (LayerState& l : layers_) {
+  const float beta = static_cast<float>(pruned_scale_);
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    LayerState& l = layers_[i];
     if (!l.target) continue;
-    const double s = config_.schedule.sparsity_at(*l.target, step);
-    l.mask = config_.algorithm == Algorithm::RandomSte
-                 ? layer_mask(l, wrap_scores(l.fixed_scores, l.param.sizes()), s)
-                 : layer_mask(l, l.param.abs(), s);
+    const double s = std::clamp(config_.schedule.sparsity_at(*l.target, step), 0.0, 1.0);
+    const torch::Tensor w = l.param.detach();
+    SPARSEMAP_ASSERT(w.is_contiguous());
+    const ConstMatrixView scores = config_.algorithm == Algorithm::RandomSte
+                                       ? ConstMatrixView{l.fixed_scores.data(), matrix_view(w).rows,
+                                                         matrix_view(w).cols, matrix_view(w).cols}
+                                       : matrix_view(w);
     if (!l.dense.defined()) l.dense = torch::empty_like(l.param);
-    l.dense.copy_(l.param);
-    l.param.mul_(l.mask);
+    // Rewritten in place unless someone else holds the previous mask.
+    if (!l.mask.defined() || l.mask.use_count() > 1 || l.mask.sizes() != w.sizes())
+      l.mask = torch::empty_like(w);
+    float* p = w.data_ptr<float>();
+    float* d = l.dense.data_ptr<float>();
+    float* mk = l.mask.data_ptr<float>();
+    const int64_t n = w.numel();
+    if (config_.type.kind == SparsityKind::Unstructured) {
+      // magnitude_mask's rule as a threshold, applied in the same pass (no uint8 mask).
+      const sparse::MagnitudeThreshold t = sparse::magnitude_threshold(scores, s);
+      const float* sc = scores.data;
+      int64_t ties = t.ties;
+      for (int64_t j = 0; j < n; ++j) {
+        uint32_t bits;
+        std::memcpy(&bits, sc + j, sizeof bits);
+        bits &= 0x7fffffffu;
+        const int64_t tie = (bits == t.bits) & (ties > 0);
+        ties -= tie;
+        const float k = static_cast<float>((bits > t.bits) | tie);
+        const float x = p[j];
+        d[j] = x;
+        mk[j] = k;
+        p[j] = x * (k + (1.0f - k) * beta);
+      }
+      continue;
+    }
+    const Mask m = compute_mask(scores, config_.type, s, l.shape);
+    const uint8_t* keep = m.keep.data();
+    for (int64_t j = 0; j < n; ++j) {
+      const float x = p[j];
+      const float k = keep[j] ? 1.0f : 0.0f;
+      d[j] = x;
+      mk[j] = k;
+      p[j] = x * (k + (1.0f - k) * beta);
+    }
   }
   masked_forward_ = true;
 }
@@ -149,7 +192,7 @@ void Updater::restore_dense() {
   if (!masked_forward_) return;
   torch::NoGradGuard no_grad;
   for (LayerState& l : layers_)
-    if (l.target && l.dense.defined()) l.param.copy_(l.dense);
+    if (l.target && l.dense.defined()) l.param.detach().copy_(l.dense);
   masked_forward_ = false;
 }
 
@@ -249,12 +292,37 @@ StepInfo Updater::before_step(int64_t step) {
   StepInfo info;
   info.activated.resize(layers_.size());
   const Algorithm a = config_.algorithm;
+  if (frozen_) {  // fine-tuning with fixed binary masks
+    for (LayerState& l : layers_)
+      if (l.mask.defined() && l.param.grad().defined()) l.param.mutable_grad().mul_(l.mask);
+    return info;
+  }
   if (is_ste(a)) {
+    const bool was_masked = masked_forward_;
     restore_dense();
-    if (a == Algorithm::SrSte && config_.srste_decay > 0)
+    // MDGF: the gradient of w * (mask + (1 - mask) * beta) with respect to w.
+    if (was_masked && scale_pruned_gradients_)
       for (LayerState& l : layers_)
         if (l.mask.defined() && l.param.grad().defined())
-          l.param.mutable_grad().add_(l.param * (1 - l.mask), config_.srste_decay);
+          l.param.mutable_grad().mul_(l.mask + (1 - l.mask) * pruned_scale_);
+    // SR-STE: grad += lambda_W * (1 - mask) * w, one fused pass (mask is {0,1}).
+    if (a == Algorithm::SrSte && config_.srste_decay > 0) {
+      const float lambda = static_cast<float>(config_.srste_decay);
+      for (LayerState& l : layers_) {
+        if (!l.mask.defined() || !l.param.grad().defined()) continue;
+        torch::Tensor g = l.param.mutable_grad();
+        const torch::Tensor w = l.param.detach();
+        if (!g.is_contiguous() || g.scalar_type() != torch::kFloat) {
+          g.add_(w * (1 - l.mask), config_.srste_decay);
+          continue;
+        }
+        float* gp = g.data_ptr<float>();
+        const float* wp = w.data_ptr<float>();
+        const float* mp = l.mask.data_ptr<float>();
+        const int64_t n = w.numel();
+        for (int64_t j = 0; j < n; ++j) gp[j] += lambda * (wp[j] * (1.0f - mp[j]));
+      }
+    }
     return info;
   }
   if (a != Algorithm::NoPrune && config_.schedule.is_update_step(step)) {
@@ -283,14 +351,14 @@ StepInfo Updater::before_step(int64_t step) {
 }
 
 void Updater::after_step(int64_t /*step*/) {
-  if (is_ste(config_.algorithm)) return;
+  if (is_ste(config_.algorithm) && !frozen_) return;
   torch::NoGradGuard no_grad;
   for (LayerState& l : layers_)
     if (l.mask.defined()) l.param.mul_(l.mask);
 }
 
 void Updater::finalize(int64_t /*step*/) {
-  if (!is_ste(config_.algorithm)) return;
+  if (!is_ste(config_.algorithm) || frozen_) return;
   restore_dense();
   torch::NoGradGuard no_grad;
   for (LayerState& l : layers_) {
@@ -301,6 +369,48 @@ void Updater::finalize(int64_t /*step*/) {
                  : layer_mask(l, l.param.abs(), s);
     l.param.mul_(l.mask);
   }
+}
+
+void Updater::set_sparsity_type(const SparsityType& type) {
+  if (type.kind != SparsityKind::Nm || config_.type.kind != SparsityKind::Nm)
+    fail("set_sparsity_type changes one N:M ratio for another");
+  config_.type = type;
+  const double own = type.intrinsic_sparsity();
+  for (LayerState& l : layers_)
+    if (l.target) l.target = own;
+}
+
+void Updater::set_pruned_scale(double beta, bool scale_gradients) {
+  if (!(beta >= 0.0 && beta <= 1.0)) fail("the pruned weights' scale must be in [0, 1]");
+  pruned_scale_ = beta;
+  scale_pruned_gradients_ = scale_gradients;
+}
+
+void Updater::freeze(int64_t step) {
+  if (frozen_) return;
+  if (is_ste(config_.algorithm)) {
+    finalize(step);
+  } else {
+    torch::NoGradGuard no_grad;
+    for (LayerState& l : layers_)
+      if (l.mask.defined()) l.param.mul_(l.mask);
+  }
+  frozen_ = true;
+}
+
+void Updater::freeze_with(const std::vector<torch::Tensor>& masks) {
+  if (masks.size() != layers_.size()) fail("freeze_with: one mask per parameter expected");
+  restore_dense();
+  torch::NoGradGuard no_grad;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    LayerState& l = layers_[i];
+    if (!masks[i].defined()) continue;
+    if (masks[i].sizes() != l.param.sizes())
+      fail("freeze_with: mask of '" + l.name + "' has the wrong shape");
+    l.mask = masks[i].to(l.param.scalar_type()).contiguous().clone();
+    l.param.mul_(l.mask);
+  }
+  frozen_ = true;
 }
 
 std::vector<LayerSparsity> Updater::sparsity() const {

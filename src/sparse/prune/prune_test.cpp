@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <numeric>
 #include <random>
+#include <vector>
 
 #include "sparsemap/error.h"
 
@@ -154,6 +158,106 @@ TEST(Prune, ErrorsAndRelativeError) {
   x.values = {3, 4};
   EXPECT_DOUBLE_EQ(relative_error(x.view(), Mask{1, 2, {0, 1}}), 0.6);
   EXPECT_DOUBLE_EQ(relative_error(DenseMatrix(2, 2).view(), Mask{2, 2, {0, 0, 0, 0}}), 0.0);
+}
+
+// The reference rule: a stable sort of the units by descending score, cut after round(s * n).
+std::vector<uint8_t> sorted_reference(const std::vector<double>& score, double sparsity) {
+  const int64_t n = static_cast<int64_t>(score.size());
+  const int64_t keep = n - std::llround(sparsity * static_cast<double>(n));
+  std::vector<int64_t> idx(score.size());
+  std::iota(idx.begin(), idx.end(), int64_t{0});
+  std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
+    return score[static_cast<size_t>(a)] > score[static_cast<size_t>(b)];
+  });
+  std::vector<uint8_t> out(score.size(), 0);
+  for (int64_t i = 0; i < keep; ++i) out[static_cast<size_t>(idx[static_cast<size_t>(i)])] = 1;
+  return out;
+}
+
+TEST(Prune, SelectionMatchesASortingReferenceWithManyTies) {
+  std::mt19937 rng(11);
+  // Few distinct magnitudes (both signs, -0 and +0, subnormals, huge values), so most ranks
+  // fall inside runs of equal scores; also a strided view (ld > cols).
+  const std::vector<float> values = {0.0f, -0.0f, 1e-42f, 0.25f,   -0.25f,
+                                     0.5f, 1.0f,  -1.0f,  3.0e38f, 0.5000001f};
+  for (int trial = 0; trial < 40; ++trial) {
+    const int64_t rows = 1 + static_cast<int64_t>(rng() % 40),
+                  cols = 1 + static_cast<int64_t>(rng() % 70);
+    const int64_t ld = cols + static_cast<int64_t>(rng() % 3);
+    std::vector<float> data(static_cast<size_t>(rows * ld), 9.0f);
+    const size_t distinct = 1 + rng() % values.size();
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        data[static_cast<size_t>(r * ld + c)] = values[rng() % distinct];
+    const ConstMatrixView w{data.data(), rows, cols, ld};
+    std::vector<double> entry(static_cast<size_t>(rows * cols));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        entry[static_cast<size_t>(r * cols + c)] = std::fabs(data[static_cast<size_t>(r * ld + c)]);
+    for (double s : {0.0, 0.1, 0.37, 0.5, 0.8, 0.95, 1.0}) {
+      EXPECT_EQ(magnitude_mask(w, s).keep, sorted_reference(entry, s)) << trial << " s=" << s;
+      // The threshold form keeps the same entries.
+      const MagnitudeThreshold t = magnitude_threshold(w, s);
+      std::vector<uint8_t> by_threshold;
+      int64_t ties = t.ties;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+          uint32_t bits;
+          std::memcpy(&bits, &data[static_cast<size_t>(r * ld + c)], sizeof bits);
+          bits &= 0x7fffffffu;
+          const bool tie = bits == t.bits && ties > 0;
+          ties -= tie;
+          by_threshold.push_back(bits > t.bits || tie);
+        }
+      EXPECT_EQ(by_threshold, sorted_reference(entry, s)) << trial << " s=" << s;
+      // 2 x 3 blocks: the reference ranks each block's squared norm.
+      const int64_t gr = (rows + 1) / 2, gc = (cols + 2) / 3;
+      std::vector<double> block(static_cast<size_t>(gr * gc), 0.0);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+          const double x = data[static_cast<size_t>(r * ld + c)];
+          block[static_cast<size_t>((r / 2) * gc + c / 3)] += x * x;
+        }
+      const std::vector<uint8_t> units = sorted_reference(block, s);
+      const Mask m = block_mask(w, 2, 3, s);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c)
+          ASSERT_EQ(m.at(r, c), units[static_cast<size_t>((r / 2) * gc + c / 3)] != 0)
+              << trial << " s=" << s;
+    }
+  }
+  // N:M groups (small M by rank counting, large M by sorting) on ties: per group the
+  // reference keeps the first N of the stable order.
+  for (int m : {4, 8, 16, 17, 32}) {
+    const int64_t rows = 5, cols = 70;
+    std::vector<float> data(static_cast<size_t>(rows * cols));
+    for (float& x : data) x = values[rng() % 4];
+    const ConstMatrixView w{data.data(), rows, cols, cols};
+    for (int n : {1, 2, 3}) {
+      const Mask got = nm_mask(w, n, m, NmAxis::Row);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c0 = 0; c0 < cols; c0 += m) {
+          const int64_t len = std::min<int64_t>(m, cols - c0);
+          std::vector<double> group(static_cast<size_t>(len));
+          for (int64_t p = 0; p < len; ++p)
+            group[static_cast<size_t>(p)] = std::fabs(data[static_cast<size_t>(r * cols + c0 + p)]);
+          const double s = 1.0 - static_cast<double>(std::min<int64_t>(n, len)) / len;
+          const std::vector<uint8_t> want = sorted_reference(group, s);
+          for (int64_t p = 0; p < len; ++p)
+            ASSERT_EQ(got.at(r, c0 + p), want[static_cast<size_t>(p)] != 0)
+                << n << ":" << m << " row " << r << " col " << c0 + p;
+        }
+    }
+  }
+  // One large array of ties: 100,000 entries with 3 magnitudes.
+  std::vector<float> big(100000);
+  for (size_t i = 0; i < big.size(); ++i)
+    big[i] = static_cast<float>(rng() % 3) * ((i & 1) ? 1.0f : -1.0f);
+  std::vector<double> abs_big(big.size());
+  for (size_t i = 0; i < big.size(); ++i) abs_big[i] = std::fabs(big[i]);
+  const ConstMatrixView v{big.data(), 250, 400, 400};
+  for (double s : {0.2, 0.5, 0.8, 0.9999})
+    EXPECT_EQ(magnitude_mask(v, s).keep, sorted_reference(abs_big, s)) << s;
 }
 
 }  // namespace

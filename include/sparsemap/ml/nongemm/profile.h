@@ -23,6 +23,16 @@ struct ProfileSchedule {
   int total() const { return skip + wait + warmup + active; }
 };
 
+// How the active runs combine into one number per operator (and for the wall time): the mean
+// (what torch.profiler's averages report), or the median or minimum over the runs (robust on
+// a shared, noisy machine: a run that another process preempts does not move them).
+enum class Statistic { Mean, Median, Min };
+std::string statistic_name(Statistic s);  // "mean", "median", "min"
+// Inverse of statistic_name; throws InputError ("<flag --stat>") for another word.
+Statistic parse_statistic(const std::string& name);
+// The statistic of `values` (0 for none).
+double combine(Statistic s, std::vector<double> values);
+
 struct ProfileOptions {
   ProfileSchedule schedule;
   int threads = 0;           // intra-op threads (at::set_num_threads); 0 leaves libtorch's
@@ -31,8 +41,12 @@ struct ProfileOptions {
   const Taxonomy* taxonomy = nullptr;  // nullptr: Taxonomy::builtin(); not owned
   // Keep freed memory in the process (glibc: no mmap for large blocks, no trimming), as a
   // caching allocator would, so that an operator's output does not pay the kernel's first-touch
-  // page faults; see keep_freed_memory(). Process-wide and not undone.
-  bool reuse_memory = false;
+  // page faults; see keep_freed_memory(). Process-wide and not undone. On by default: without
+  // it, ResNet-50's batch_norm took 22.8 ms here instead of the 2.0 ms that PyTorch's profiler
+  // shows in a Python process (whose glibc already reuses freed blocks), and the GEMM share
+  // was 18.7 points off PyTorch's (scripts/nongemm_pytorch_check.py).
+  bool reuse_memory = true;
+  Statistic statistic = Statistic::Mean;
 };
 
 // libtorch's CPU allocator returns every large block to the kernel on free (glibc mmap/munmap),
@@ -47,7 +61,7 @@ struct OpStat {
   std::string name;  // "aten::conv2d", "sparsemap::rms_norm"
   OpClass cls;
   double calls = 0;  // per inference (blocks scaled to the full model)
-  double ms = 0;     // per inference, milliseconds
+  double ms = 0;     // per inference, milliseconds: the Profile's statistic over the runs
 };
 
 // One recorded operator (Chrome trace). Times from the start of the first active run.
@@ -81,10 +95,14 @@ struct Profile {
   std::string blas_env;              // OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE as set, or "unset"
   bool reuse_memory = false;         // ProfileOptions::reuse_memory
 
-  double mean_wall_ms() const;
-  double mean_ops_ms() const;
-  // Sum of the operator times over the wall time, in percent (100 when every moment of the
-  // inference scope is inside a top-level operator).
+  Statistic statistic = Statistic::Mean;
+  double load_avg_1min = -1;  // /proc/loadavg when the profile started (-1: unknown)
+
+  // The statistic over the active runs of the wall time, and of the summed operator time.
+  double typical_wall_ms() const;
+  double typical_ops_ms() const;
+  // typical_ops_ms over typical_wall_ms, in percent (100 when every moment of the inference
+  // scope is inside a top-level operator).
   double coverage_pct() const;
   // Percent of the operator time spent in operators the taxonomy does not name.
   double unknown_pct() const;
@@ -106,7 +124,7 @@ struct Overhead {
   std::vector<double> plain_runs_ms, profiled_runs_ms;
 };
 Overhead measure_overhead(std::string_view name, const ModelOptions& model, int threads, int rounds,
-                          bool reuse_memory = false);
+                          bool reuse_memory = true);
 
 // "OpenBLAS 0.3.21 DYNAMIC_ARCH ... core=Haswell" when OpenBLAS is loaded, else "unknown".
 std::string blas_description();

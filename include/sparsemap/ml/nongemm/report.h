@@ -58,8 +58,10 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
                          const std::optional<HwHorizon>& hw = std::nullopt, size_t top = 15);
 
 // One row per model: wall, GEMM/NonGEMM %, largest NonGEMM group, the horizon at each speedup,
+// the accelerator horizon when `hw` has one per profile (NonGEMM % and modelled GEMM speedup),
 // coverage and unknown-operator share.
-std::string suite_text(const std::vector<Profile>& profiles, const std::vector<double>& speedups);
+std::string suite_text(const std::vector<Profile>& profiles, const std::vector<double>& speedups,
+                       const std::vector<HwHorizon>& hw = {});
 
 // Chrome trace ("traceEvents", complete events "ph":"X", microseconds) of the recorded runs;
 // load it in chrome://tracing or Perfetto.

@@ -84,8 +84,8 @@ struct LayerSparsity {
 
 // JaxPruner-style defaults for `a` at `sparsity` over `total_steps` optimiser steps:
 //   magnitude, random, saliency, global_*, *_ste, sr_ste: polynomial (cubic) schedule from
-//     10% to 75% of training, 20 updates at most (start and end on multiples of the frequency,
-//     so the last update reaches the target);
+//     10% to 75% of training, every 0.65 T / 20 steps (about 21 updates; start and end on multiples
+//     of the frequency, so the last update reaches the target);
 //   static_sparse: no update, masked gradients;
 //   set, rigl: periodic every clamp(T/20, 2, 100) steps until 75% of training, drop fraction 0.3 on
 //     a cosine decay, masked gradients, the optimiser step skipped on update steps;

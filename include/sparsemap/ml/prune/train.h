@@ -128,6 +128,11 @@ struct OverheadRow {
   int samples = 0;           // timed steps without an update
 };
 
+// Sets libtorch's intra-op threads and, when libtorch's GEMMs run on OpenBLAS (Debian's
+// libtorch), OpenBLAS's own thread pool, whose idle workers otherwise spin on the other cores
+// (sched_yield) and skew timings on a busy machine. threads <= 0: no change.
+void set_compute_threads(int threads);
+
 // Measures every algorithm of `o.algorithms`. Throws InputError on bad options or data.
 std::vector<OverheadRow> measure_overhead(const OverheadOptions& o,
                                           const ProgressFn& progress = nullptr);

@@ -96,6 +96,24 @@ class Updater {
   // The per-parameter sparsity now.
   std::vector<LayerSparsity> sparsity() const;
 
+  // Recipe controls (ml/train's N:M recipes).
+  // Replaces the N:M ratio (structure decay): the pruned parameters' targets become the new
+  // 1 - N/M (M:M keeps everything). Both the old and the new type must be N:M.
+  void set_sparsity_type(const SparsityType& type);
+  // STE variants (mask decay): the masked forward uses w * (mask + (1 - mask) * beta) instead of
+  // w * mask; with scale_gradients, before_step multiplies the gradient by the same factor (the
+  // gradient of that product: pruned weights get beta times theirs). beta in [0, 1]; 0 and false
+  // are plain STE.
+  void set_pruned_scale(double beta, bool scale_gradients);
+  double pruned_scale() const { return pruned_scale_; }
+  // Fixes the masks (fine-tuning with a binary mask): STE variants finalize (the masks at their
+  // target from the current weights); from then on pre_forward does nothing, before_step only
+  // masks the gradients and after_step re-applies the masks. freeze_with takes the masks
+  // (one per parameter, undefined where none; e.g. from a checkpoint).
+  void freeze(int64_t step);
+  void freeze_with(const std::vector<torch::Tensor>& masks);
+  bool frozen() const { return frozen_; }
+
  private:
   void init_masks();
   // New masks for an update at `step`, from the current parameters and gradients.
@@ -107,6 +125,9 @@ class Updater {
   UpdaterConfig config_;
   std::vector<LayerState> layers_;
   bool masked_forward_ = false;
+  bool frozen_ = false;
+  double pruned_scale_ = 0.0;
+  bool scale_pruned_gradients_ = false;
 };
 
 // The optimiser wrapper. Owns the inner optimiser and shares the updater.

@@ -8,12 +8,24 @@
 // pruning is deterministic. N:M and V:N:M fix their own sparsity (1 - N/M).
 #pragma once
 
+#include <cstdint>
+
 #include "sparsemap/sparse/format/format_spec.h"
 
 namespace sparsemap::sparse {
 
 // Unstructured: keeps the largest |w|. Throws InputError for s outside [0, 1].
 Mask magnitude_mask(ConstMatrixView w, double sparsity);
+
+// magnitude_mask's rule as a threshold, for callers that fuse it into their own pass: entry i
+// (row-major) is kept when the bits of |w_i| (the float with its sign bit cleared, an unsigned
+// integer ordered as |w|) exceed `bits`, or equal them and i is among the first `ties` such
+// entries. Selection in O(rows * cols) by radix select, whatever the ties.
+struct MagnitudeThreshold {
+  uint32_t bits = 0;
+  int64_t ties = 0;
+};
+MagnitudeThreshold magnitude_threshold(ConstMatrixView w, double sparsity);
 
 // Column vectors: units are the V x 1 vectors of CVSE (rows [g*V, g*V+V) of one column; the
 // last group may be shorter), scored by their L2 norm. V in {1, 2, 4, 8, 16, 32}.

@@ -1,0 +1,479 @@
+// `sparsemap codesign`: DiGamma-style search of an accelerator (PEs, L1, L2) and the mappings
+// of every layer of a model under an area budget, beside baselines at the same sample budget;
+// `--table` runs several models on both platforms and prints DiGamma's speedup table.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "sparsemap/dse/codesign/codesign.h"
+#include "sparsemap/dse/mapper/model_mapper.h"
+#include "sparsemap/error.h"
+#include "sparsemap/io/arch_files.h"
+#include "sparsemap/search/mpi.h"
+
+namespace sparsemap::cli {
+namespace {
+
+namespace cd = dse::codesign;
+namespace mp = dse::mapper;
+using nlohmann::json;
+
+struct CodesignArgs {
+  std::string model, platform, objective = "latency", hw = "gamma-edge", buffers = "need";
+  double area_budget = 0;
+  int64_t pe_limit = 0, pe_step = 0;
+  int64_t budget = 1000;
+  uint64_t seed = 1;
+  int threads = 1;
+  int levels = 2;
+  size_t population = 0;
+  std::string baselines = "all";
+  std::string checkpoint, resume;
+  int64_t checkpoint_every = 1000;
+  std::string json, plot;
+  bool table = false, quiet = false;
+  std::string models = "resnet18,resnet50,mobilenet-v2,vgg16,mnasnet,bert-base,dlrm";
+  std::string platforms = "edge,cloud";
+  workload::ZooOptions zoo;
+};
+
+std::string fixed(double v, int digits) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(digits);
+  os << v;
+  return os.str();
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+struct Budget {
+  std::string name;
+  double area = 0;
+  int64_t pes = 0;
+};
+
+// The platform (or explicit budget) of this run.
+Budget resolve_budget(const CodesignArgs& a, const std::string& platform) {
+  Budget b;
+  if (!platform.empty()) {
+    const cd::Platform p = cd::platform(platform);
+    b = {p.name, p.area_budget_mm2, p.pe_limit};
+  }
+  if (a.area_budget > 0) b.area = a.area_budget;
+  if (a.pe_limit > 0) b.pes = a.pe_limit;
+  if (a.area_budget < 0)
+    throw InputError({"<flag --area-budget-mm2>", 0, 0}, "expected a positive area budget");
+  if (a.pe_limit < 0) throw InputError({"<flag --pe-limit>", 0, 0}, "expected a positive PE limit");
+  if (!(b.area > 0) || b.pes <= 0)
+    throw InputError({"<flags>", 0, 0},
+                     "expected --platform edge|cloud, or both --area-budget-mm2 and --pe-limit");
+  if (b.name.empty()) b.name = "custom";
+  return b;
+}
+
+struct BaselineOutcome {
+  std::string name;
+  bool feasible = false;
+  double fitness = cd::kPenalty;
+  int64_t runtime_cycles = 0;
+  double energy_nj = 0, area_mm2 = 0, power_mw = 0, wall_s = 0;
+  int64_t pes = 0, l1_bytes = 0, l2_bytes = 0, samples = 0;
+  std::string note;
+  json to_json() const {
+    json j = {{"feasible", feasible},
+              {"runtime_cycles", runtime_cycles},
+              {"energy_nj", energy_nj},
+              {"fitness", feasible ? fitness : 0.0},
+              {"pes", pes},
+              {"l1_bytes", l1_bytes},
+              {"l2_bytes", l2_bytes},
+              {"area_mm2", area_mm2},
+              {"power_mw", power_mw},
+              {"samples", samples},
+              {"wall_s", wall_s}};
+    if (!note.empty()) j["note"] = note;
+    return j;
+  }
+};
+
+struct CaseOutcome {
+  std::string model;
+  Budget budget;
+  std::shared_ptr<const cd::CodesignSpace> space;
+  cd::CodesignResult codesign;
+  double codesign_wall_s = 0;
+  std::vector<BaselineOutcome> baselines;
+};
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const Budget& b,
+                     bool root, const std::string& ckpt, bool resume) {
+  CaseOutcome out;
+  out.model = model_name;
+  out.budget = b;
+  cd::CodesignOptions o;
+  o.area_budget_mm2 = b.area;
+  o.pe_limit = b.pes;
+  o.pe_step = a.pe_step > 0 ? a.pe_step : (b.pes > 1024 ? 64 : 8);
+  o.buffers = cd::parse_buffer_mode(a.buffers);
+  o.objective = mp::parse_objective(a.objective);
+  if (a.levels < 1 || a.levels > 4)
+    throw InputError({"<flag --levels>", 0, 0}, "expected 1 to 4 cluster levels");
+  o.space.max_levels = a.levels;
+  const workload::Model m = load_model(model_name, a.zoo);
+  out.model = m.name;
+  const arch::Arch base = io::load_arch(a.hw);
+  out.space = std::make_shared<cd::CodesignSpace>(m.layers, base, o);
+
+  std::vector<std::string> names;
+  if (a.baselines == "all")
+    names = {"ga", "random", "sa", "de", "pso", "cmaes", "oneplusone", "bo", "fixed-gamma"};
+  else if (a.baselines != "none")
+    names = split(a.baselines);
+  for (const auto& n : names)
+    if (n != "fixed-gamma" && (n == "digamma" || [&] {
+          const auto& al = cd::codesign_algos();
+          return std::find(al.begin(), al.end(), n) == al.end();
+        }()))
+      throw InputError({"<flag --baselines>", 0, 0},
+                       "unknown baseline '" + n +
+                           "'; expected all, none or a list of: ga, random, sa, de, pso, cmaes, "
+                           "oneplusone, bo, fixed-gamma");
+
+  const bool bar = root && !a.quiet && isatty(2);
+  auto progress_for = [&](const std::string& what, int64_t budget) {
+    std::function<void(int64_t, double)> f;
+    if (bar)
+      f = [what, budget, m = out.model](int64_t s, double) {
+        std::fprintf(stderr, "\r%s %s: %lld/%lld   ", m.c_str(), what.c_str(),
+                     static_cast<long long>(s), static_cast<long long>(budget));
+      };
+    return f;
+  };
+  cd::RunOptions ro;
+  ro.budget = a.budget;
+  ro.seed = a.seed;
+  ro.threads = a.threads;
+  ro.population = a.population;
+  ro.checkpoint_file = ckpt;
+  ro.checkpoint_every = a.checkpoint_every;
+  ro.resume = resume;
+  ro.progress = progress_for("digamma", a.budget);
+  double t0 = now_s();
+  out.codesign = cd::run_codesign(out.space, ro);
+  out.codesign_wall_s = now_s() - t0;
+  for (const std::string& n : names) {
+    BaselineOutcome bo;
+    bo.name = n;
+    t0 = now_s();
+    if (n == "fixed-gamma") {
+      const cd::FixedResult f = cd::run_fixed_gamma(*out.space, a.budget, a.seed, a.threads);
+      bo.feasible = cd::feasible_fitness(f.fitness);
+      bo.fitness = f.fitness;
+      bo.runtime_cycles = f.runtime_cycles;
+      bo.energy_nj = f.energy_nj;
+      bo.area_mm2 = f.area_mm2;
+      bo.pes = f.best_arch.num_pes;
+      bo.l1_bytes = f.best_arch.l1_bytes;
+      bo.l2_bytes = f.best_arch.l2_bytes;
+      bo.power_mw = f.runtime_cycles > 0 ? f.energy_nj * base.clock_mhz / f.runtime_cycles : 0;
+      bo.samples = f.samples;
+      bo.note = std::to_string(f.grid_points) + " grid accelerators x " +
+                std::to_string(f.samples_per_layer) + " GAMMA samples per distinct layer";
+    } else {
+      cd::RunOptions rb = ro;
+      rb.algo = n;
+      rb.checkpoint_file = ckpt.empty() ? "" : ckpt + "." + n;
+      rb.progress =
+          progress_for(n, n == "bo" ? std::min(a.budget, search::kBoSampleCap) : a.budget);
+      const cd::CodesignResult r = cd::run_codesign(out.space, rb);
+      bo.feasible = r.design.feasible;
+      bo.fitness = r.design.fitness;
+      bo.runtime_cycles = r.design.runtime_cycles;
+      bo.energy_nj = r.design.energy_nj;
+      bo.area_mm2 = r.design.area_mm2;
+      bo.power_mw = r.design.power_mw;
+      bo.pes = r.design.pes;
+      bo.l1_bytes = r.design.l1_bytes;
+      bo.l2_bytes = r.design.l2_bytes;
+      bo.samples = r.samples;
+      if (n == "bo") bo.note = "capped at " + std::to_string(search::kBoSampleCap) + " samples";
+    }
+    bo.wall_s = now_s() - t0;
+    out.baselines.push_back(bo);
+  }
+  if (bar) std::fprintf(stderr, "\r%60s\r", "");
+  return out;
+}
+
+// Best feasible baseline by fitness (nullptr if none).
+const BaselineOutcome* best_baseline(const CaseOutcome& c, bool fixed_only, bool optimisers_only) {
+  const BaselineOutcome* best = nullptr;
+  for (const auto& b : c.baselines) {
+    if (!b.feasible) continue;
+    if (fixed_only && b.name != "fixed-gamma") continue;
+    if (optimisers_only && b.name == "fixed-gamma") continue;
+    if (!best || b.fitness < best->fitness) best = &b;
+  }
+  return best;
+}
+
+json case_json(const CodesignArgs& a, const CaseOutcome& c) {
+  json j = cd::design_json(*c.space, c.codesign);
+  j["model"] = c.model;
+  j["platform"] = c.budget.name;
+  j["area_budget_mm2"] = c.budget.area;
+  j["pe_limit"] = c.budget.pes;
+  j["pe_step"] = c.space->options().pe_step;
+  j["buffers"] = cd::buffer_mode_name(c.space->options().buffers);
+  j["objective"] = a.objective;
+  j["budget"] = a.budget;
+  j["seed"] = a.seed;
+  j["wall_s"] = c.codesign_wall_s;
+  j["distinct_layers"] = c.space->unique_layers();
+  j["bo_sample_cap"] = search::kBoSampleCap;
+  json bj = json::object();
+  for (const auto& b : c.baselines) bj[b.name] = b.to_json();
+  j["baselines"] = bj;
+  const BaselineOutcome* best = best_baseline(c, false, false);
+  if (best && c.codesign.design.feasible) {
+    j["best_baseline"] = best->name;
+    j["speedup_over_best_baseline"] =
+        static_cast<double>(best->runtime_cycles) / c.codesign.design.runtime_cycles;
+  }
+  return j;
+}
+
+void write_plot(const CaseOutcome& c, const std::string& plot) {
+  const std::string data = plot + ".csv", script = plot + ".gp";
+  std::ofstream d(data);
+  d << "area_mm2,runtime_cycles\n";
+  for (const auto& p : c.codesign.pareto) d << p.first << "," << p.second << "\n";
+  if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
+  d.close();
+  const bool svg = plot.size() > 4 && plot.compare(plot.size() - 4, 4, ".svg") == 0;
+  std::ofstream gp(script);
+  gp << "set terminal " << (svg ? "svg size 800,500" : "pngcairo size 800,500") << "\n"
+     << "set output '" << plot << "'\nset datafile separator ','\n"
+     << "set title 'Co-design of " << c.model << " (" << c.budget.name
+     << "): latency vs area, Pareto front of the designs evaluated'\n"
+     << "set xlabel 'area (mm^2)'\nset ylabel 'runtime (cycles)'\nset logscale y\nset grid\n"
+     << "set arrow from " << c.budget.area << ", graph 0 to " << c.budget.area
+     << ", graph 1 nohead dt 2\n"
+     << "plot '" << data << "' every ::1 using 1:2 with linespoints lw 2 title 'Pareto front'\n";
+  gp.close();
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
+    throw InputError({"<flag --plot>", 0, 0},
+                     "gnuplot is not installed (Debian gnuplot-nox); the data is in " + data);
+  if (std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) != 0)
+    throw InputError({script, 0, 0}, "gnuplot failed; the data is in " + data);
+}
+
+void print_case(const CodesignArgs& a, const CaseOutcome& c) {
+  const cd::CodesignSpace& sp = *c.space;
+  const cd::DesignEval& d = c.codesign.design;
+  std::cout << "codesign " << c.model << " on " << c.budget.name << " (area budget "
+            << fixed(c.budget.area, 3) << " mm^2, <= " << with_commas(c.budget.pes) << " PEs, step "
+            << sp.options().pe_step << "), " << a.objective << ", buffers "
+            << cd::buffer_mode_name(sp.options().buffers) << ", " << with_commas(a.budget)
+            << " samples (whole-model designs), " << sp.unique_layers() << " distinct of "
+            << sp.model_layers().size() << " layers\n";
+  if (!d.feasible) {
+    std::cout << "no feasible design found\n";
+  } else {
+    std::cout << "accelerator: " << with_commas(d.pes) << " PEs, L1 " << with_commas(d.l1_bytes)
+              << " B per PE, L2 " << with_commas(d.l2_bytes) << " B, area " << fixed(d.area_mm2, 4)
+              << " mm^2, power " << fixed(d.power_mw, 1) << " mW\n";
+    Table t({"#", "layer", "dims", "cycles", "nJ", "PEs used", "L1 B", "L2 B", "mapping"});
+    for (size_t i = 0; i < sp.model_layers().size(); ++i) {
+      const size_t u = sp.layer_index()[i];
+      const cost::Cost& cst = d.layer_cost[u];
+      t.add({std::to_string(i), sp.model_layers()[i].name, layer_dims_text(sp.model_layers()[i]),
+             with_commas(cst.runtime_cycles), fixed(cst.energy_nj, 1), with_commas(cst.pes_used),
+             with_commas(cst.l1_bytes), with_commas(cst.l2_bytes),
+             mp::mapping_text(c.codesign.mappings[u])});
+    }
+    t.add({"", "total", "", with_commas(d.runtime_cycles), fixed(d.energy_nj, 1), "", "", "", ""});
+    std::cout << t.str();
+  }
+  if (!c.baselines.empty()) {
+    Table t({"method", "cycles", "nJ", "PEs", "L1 B", "L2 B", "area mm^2", "samples", "s",
+             "digamma speedup", "note"});
+    t.add({"digamma", d.feasible ? with_commas(d.runtime_cycles) : "infeasible",
+           d.feasible ? fixed(d.energy_nj, 1) : "-", with_commas(d.pes), with_commas(d.l1_bytes),
+           with_commas(d.l2_bytes), fixed(d.area_mm2, 4), with_commas(c.codesign.samples),
+           fixed(c.codesign_wall_s, 1), "1.00", ""});
+    for (const auto& b : c.baselines)
+      t.add({b.name, b.feasible ? with_commas(b.runtime_cycles) : "none feasible",
+             b.feasible ? fixed(b.energy_nj, 1) : "-", b.feasible ? with_commas(b.pes) : "-",
+             b.feasible ? with_commas(b.l1_bytes) : "-", b.feasible ? with_commas(b.l2_bytes) : "-",
+             b.feasible ? fixed(b.area_mm2, 4) : "-", with_commas(b.samples), fixed(b.wall_s, 1),
+             b.feasible && d.feasible
+                 ? fixed(static_cast<double>(b.runtime_cycles) / d.runtime_cycles, 2)
+                 : "-",
+             b.note});
+    std::cout << "baselines at the same sample budget (speedup = baseline cycles / digamma "
+                 "cycles):\n"
+              << t.str();
+  }
+  std::cout << "Pareto front (area mm^2 -> cycles) of the " << c.codesign.pareto.size()
+            << " non-dominated designs evaluated:";
+  for (const auto& p : c.codesign.pareto)
+    std::cout << " " << fixed(p.first, 4) << "->" << with_commas(p.second);
+  std::cout << "\n";
+}
+
+void run_codesign_cmd(const CodesignArgs& a) {
+  search::MpiSession mpi;
+  const bool root = mpi.is_root();
+  if (a.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive budget");
+  if (a.threads < 1) throw InputError({"<flag --threads>", 0, 0}, "expected at least 1 thread");
+  if (!a.checkpoint.empty() && !a.resume.empty() && a.checkpoint != a.resume)
+    throw InputError({"<flag --resume>", 0, 0}, "--checkpoint and --resume name different files");
+  const std::string ckpt = !a.resume.empty() ? a.resume : a.checkpoint;
+  if (!a.table) {
+    if (a.model.empty()) throw InputError({"<flag --model>", 0, 0}, "expected --model NAME");
+    const Budget b = resolve_budget(a, a.platform);
+    const CaseOutcome c = run_case(a, a.model, b, root, ckpt, !a.resume.empty());
+    if (!root) return;
+    if (a.json != "-") print_case(a, c);
+    if (!a.plot.empty()) write_plot(c, a.plot);
+    if (!a.json.empty()) write_json(case_json(a, c), a.json);
+    return;
+  }
+  // The table: every model on every platform.
+  if (!ckpt.empty())
+    throw InputError({"<flag --checkpoint>", 0, 0}, "--table does not take a checkpoint");
+  const std::vector<std::string> models = split(a.models), platforms = split(a.platforms);
+  if (models.empty()) throw InputError({"<flag --models>", 0, 0}, "expected model names");
+  if (platforms.empty()) throw InputError({"<flag --platforms>", 0, 0}, "expected platforms");
+  std::vector<Budget> budgets;
+  for (const auto& p : platforms) budgets.push_back(resolve_budget(a, p));
+  Table t({"model", "platform", "digamma cycles", "PEs", "area", "best baseline", "its cycles",
+           "speedup", "fixed-gamma x", "best optimiser", "optimiser x"});
+  json cases = json::array();
+  json geo = json::object();
+  for (const Budget& b : budgets) {
+    double log_all = 0, log_fixed = 0, log_opt = 0;
+    int n_all = 0, n_fixed = 0, n_opt = 0;
+    for (const auto& m : models) {
+      const CaseOutcome c = run_case(a, m, b, root, "", false);
+      const cd::DesignEval& d = c.codesign.design;
+      const BaselineOutcome* best = best_baseline(c, false, false);
+      const BaselineOutcome* fx = best_baseline(c, true, false);
+      const BaselineOutcome* op = best_baseline(c, false, true);
+      auto sp = [&](const BaselineOutcome* x) {
+        return x && d.feasible ? static_cast<double>(x->runtime_cycles) / d.runtime_cycles : 0.0;
+      };
+      if (best && d.feasible) log_all += std::log(sp(best)), ++n_all;
+      if (fx && d.feasible) log_fixed += std::log(sp(fx)), ++n_fixed;
+      if (op && d.feasible) log_opt += std::log(sp(op)), ++n_opt;
+      t.add({c.model, b.name, d.feasible ? with_commas(d.runtime_cycles) : "infeasible",
+             with_commas(d.pes), fixed(d.area_mm2, 3), best ? best->name : "none feasible",
+             best ? with_commas(best->runtime_cycles) : "-", best ? fixed(sp(best), 2) : "-",
+             fx ? fixed(sp(fx), 2) : "-", op ? op->name : "none feasible",
+             op ? fixed(sp(op), 2) : "-"});
+      cases.push_back(case_json(a, c));
+      if (root && a.json != "-")
+        std::cerr << c.model << " " << b.name << ": digamma " << d.runtime_cycles << " cycles, "
+                  << (best ? best->name + " " + std::to_string(best->runtime_cycles) : "none")
+                  << "\n";
+    }
+    const auto g = [](double s, int n) { return n ? std::exp(s / n) : 0.0; };
+    t.add({"geomean", b.name, "", "", "", "", "", fixed(g(log_all, n_all), 2),
+           fixed(g(log_fixed, n_fixed), 2), "", fixed(g(log_opt, n_opt), 2)});
+    geo[b.name] = {{"speedup_over_best_baseline", g(log_all, n_all)},
+                   {"speedup_over_fixed_gamma", g(log_fixed, n_fixed)},
+                   {"speedup_over_best_optimiser", g(log_opt, n_opt)}};
+  }
+  if (!root) return;
+  if (a.json != "-") {
+    std::cout << "DiGamma co-design vs baselines at " << with_commas(a.budget)
+              << " samples (whole-model designs; BO capped at " << with_commas(search::kBoSampleCap)
+              << "; fixed-gamma: 9 grid accelerators, budget split evenly), objective "
+              << a.objective << ", seed " << a.seed
+              << "; speedup = baseline cycles / digamma cycles\n"
+              << t.str();
+  }
+  if (!a.json.empty())
+    write_json({{"budget", a.budget},
+                {"seed", a.seed},
+                {"objective", a.objective},
+                {"bo_sample_cap", search::kBoSampleCap},
+                {"cases", cases},
+                {"geomean", geo}},
+               a.json);
+}
+
+}  // namespace
+
+void register_codesign(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "codesign",
+      "Search an accelerator (PEs, L1, L2) and every layer's mapping together under an area "
+      "budget (DiGamma), beside baseline optimisers at the same sample budget");
+  auto a = std::make_shared<CodesignArgs>();
+  cmd->add_option("--model", a->model, "Zoo model name or model file (.m, .csv, .onnx)");
+  cmd->add_option("--platform", a->platform,
+                  "edge: 0.2 mm^2 and <= 200 PEs (DiGamma's example); cloud: 7 mm^2 and <= "
+                  "16,384 PEs (ours, not DiGamma's)");
+  cmd->add_option("--area-budget-mm2", a->area_budget, "Area budget (overrides the platform's)");
+  cmd->add_option("--pe-limit", a->pe_limit, "Most PEs (overrides the platform's)");
+  cmd->add_option("--pe-step", a->pe_step,
+                  "PEs are a multiple of this (default 8; 64 above 1,024 PEs)");
+  cmd->add_option("--objective", a->objective, "latency, energy or edp (summed over layers)");
+  cmd->add_option("--budget", a->budget, "Samples: evaluations of a whole-model design");
+  cmd->add_option("--seed", a->seed, "Random seed");
+  cmd->add_option("--threads", a->threads, "Evaluation threads (results do not depend on it)");
+  cmd->add_option("--hw", a->hw,
+                  "Template accelerator for bandwidths, energies, clock and area constants "
+                  "(default gamma-edge); its PEs and buffers are searched");
+  cmd->add_option("--buffers", a->buffers,
+                  "need: L1/L2 sized to what the mappings need (default); genes: searched");
+  cmd->add_option("--levels", a->levels, "Maximum cluster levels per mapping (1 to 4; default 2)");
+  cmd->add_option("--population", a->population, "GA population (0: from the budget)");
+  cmd->add_option("--baselines", a->baselines,
+                  "all (default), none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "
+                  "bo, fixed-gamma");
+  cmd->add_option("--checkpoint", a->checkpoint,
+                  "Write the searches' state to FILE (baselines: FILE.NAME)");
+  cmd->add_option("--checkpoint-every", a->checkpoint_every, "Samples between checkpoints");
+  cmd->add_option("--resume", a->resume, "Continue from the checkpoint FILE");
+  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
+  cmd->add_option("--plot", a->plot, "Plot the latency-area Pareto front (FILE.png or .svg)");
+  cmd->add_flag("--table", a->table,
+                "DiGamma's table: every --models on every --platforms, speedup over the best "
+                "baseline and geomean");
+  cmd->add_option("--models", a->models, "Models of --table (comma-separated)");
+  cmd->add_option("--platforms", a->platforms, "Platforms of --table (default edge,cloud)");
+  cmd->add_flag("--quiet", a->quiet, "No progress line");
+  cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
+  cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
+  cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
+  cmd->callback([a] { run_codesign_cmd(*a); });
+}
+
+}  // namespace sparsemap::cli

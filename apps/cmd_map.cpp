@@ -1,0 +1,445 @@
+// `sparsemap map`: searches the best mapping of every layer of a model on an accelerator (GAMMA
+// or a baseline optimiser), with warm-start, density ranges, checkpoints and MPI; a per-layer
+// table (beside the built-in dataflow templates with --compare-dataflows) and JSON.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "sparsemap/cost/dataflows.h"
+#include "sparsemap/cost/evaluate.h"
+#include "sparsemap/dse/mapper/model_mapper.h"
+#include "sparsemap/error.h"
+#include "sparsemap/io/arch_files.h"
+#include "sparsemap/io/dfsl.h"
+#include "sparsemap/search/mpi.h"
+
+namespace sparsemap::cli {
+namespace {
+
+namespace mp = dse::mapper;
+
+struct MapArgs {
+  std::string model, mapping, hw, algo = "gamma", objective = "latency";
+  int64_t budget = 1000;
+  uint64_t seed = 1;
+  int threads = 1;
+  int levels = 2;
+  bool divisors_only = false;
+  std::string constraint = "none";
+  bool warm_start = false;
+  std::string mapping_db, mapping_db_out;
+  std::string density, structure, sparse_mode = "gate";
+  bool worst_case = false;
+  std::string checkpoint, resume;
+  int64_t checkpoint_every = 2000;
+  std::string json, emit_m;
+  bool compare = false, quiet = false;
+  size_t population = 0;
+  double mutation_rate = 0.6;
+  workload::ZooOptions zoo;
+};
+
+std::string fixed(double v, int digits) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(digits);
+  os << v;
+  return os.str();
+}
+
+double utilisation_pct(const cost::Cost& c, const arch::Arch& hw) {
+  if (!c.ok() || c.runtime_cycles <= 0) return 0;
+  return 100.0 * static_cast<double>(c.macs) /
+         (static_cast<double>(hw.num_pes) * static_cast<double>(c.runtime_cycles));
+}
+
+std::string hw_text(const arch::Arch& a) {
+  std::ostringstream os;
+  os << "num_pes: " << a.num_pes << "\nl1_size_cstr: " << a.l1_bytes
+     << "\nl2_size_cstr: " << a.l2_bytes
+     << "\nnoc_bw_cstr: " << static_cast<int64_t>(a.noc_words_per_cycle)
+     << "\noffchip_bw_cstr: " << static_cast<int64_t>(a.offchip_words_per_cycle) << "\n";
+  return os.str();
+}
+
+void run_map(const MapArgs& a) {
+  search::MpiSession mpi;  // before any thread; only the root prints and writes
+  const bool root = mpi.is_root();
+  if (a.model.empty() == a.mapping.empty())
+    throw InputError({"<flags>", 0, 0}, "expected either --model NAME or --mapping FILE.m");
+  mp::check_algo(a.algo);
+  mp::MapperOptions o;
+  o.algo = a.algo;
+  o.objective = mp::parse_objective(a.objective);
+  if (a.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive budget");
+  if (a.threads < 1) throw InputError({"<flag --threads>", 0, 0}, "expected at least 1 thread");
+  o.budget = a.budget;
+  o.seed = a.seed;
+  o.threads = a.threads;
+  o.space.max_levels = a.levels;
+  o.space.divisors_only = a.divisors_only;
+  o.space.constraint = mp::parse_constraint(a.constraint);
+  if (o.space.constraint != mp::Constraint::None && a.levels < 2)
+    throw InputError({"<flag --levels>", 0, 0}, "a constraint class needs --levels >= 2");
+  if (a.levels < 1 || a.levels > 4)
+    throw InputError({"<flag --levels>", 0, 0}, "expected 1 to 4 cluster levels");
+  if (!a.density.empty()) cost::parse_density_flag(a.density, o.sparsity);
+  if (!a.structure.empty()) cost::parse_structure_flag(a.structure, o.sparsity);
+  o.sparsity.mode = cost::parse_sparse_mode(a.sparse_mode);
+  o.worst_case = a.worst_case;
+  o.warm_start = a.warm_start;
+  if (!a.mapping_db.empty()) {
+    if (!a.warm_start)
+      throw InputError({"<flag --mapping-db>", 0, 0}, "--mapping-db needs --warm-start");
+    o.mapping_db = mp::read_mapping_db(a.mapping_db);
+  }
+  o.population = a.population;
+  o.mutation_rate = a.mutation_rate;
+  if (!a.checkpoint.empty() && !a.resume.empty() && a.checkpoint != a.resume)
+    throw InputError({"<flag --resume>", 0, 0}, "--checkpoint and --resume name different files");
+  o.checkpoint_file = !a.resume.empty() ? a.resume : a.checkpoint;
+  o.resume = !a.resume.empty();
+  o.checkpoint_every = a.checkpoint_every;
+  const arch::Arch hw = io::load_arch(a.hw);
+
+  std::vector<workload::Layer> layers;
+  std::string model_name;
+  if (!a.mapping.empty()) {
+    const io::DfslNetwork net = io::read_dfsl(a.mapping);
+    if (root)
+      for (const auto& w : net.warnings) std::cerr << "sparsemap: " << w.str() << "\n";
+    model_name = net.name;
+    for (const auto& l : net.layers) layers.push_back(l.layer);
+  } else {
+    const workload::Model m = load_model(a.model, a.zoo);
+    model_name = m.name;
+    layers = m.layers;
+  }
+
+  const bool bar = root && !a.quiet && isatty(2);
+  if (bar)
+    o.progress = [](size_t u, size_t n, int64_t s, int64_t b, double best) {
+      const int w = 30;
+      const int fill = static_cast<int>(w * static_cast<double>(s) / static_cast<double>(b));
+      std::fprintf(stderr, "\r[%3zu/%zu] [%s%s] %lld/%lld best %.4g   ", u + 1, n,
+                   std::string(static_cast<size_t>(fill), '#').c_str(),
+                   std::string(static_cast<size_t>(w - fill), '.').c_str(),
+                   static_cast<long long>(s), static_cast<long long>(b),
+                   best >= search::kInfeasible ? 0.0 : best);
+    };
+  const auto t0 = std::chrono::steady_clock::now();
+  const mp::ModelOutcome res = mp::map_layers(layers, hw, o);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (bar) std::fprintf(stderr, "\n");
+  if (!root) return;
+
+  // Built-in dataflow templates (and the file's own dataflows), same buffer rule.
+  struct Ref {
+    std::string name;
+    std::vector<cost::Cost> costs;
+  };
+  std::vector<Ref> refs;
+  if (a.compare) {
+    cost::EvalOptions eo;
+    eo.enforce_buffers = true;
+    eo.sparsity = o.sparsity;
+    for (const auto& t : cost::dataflow_templates()) {
+      Ref r{t.name, {}};
+      for (const auto& lo : res.layers)
+        r.costs.push_back(
+            cost::evaluate(lo.layer, hw, cost::dataflow_mapping(t.name, lo.layer, hw.num_pes), eo));
+      refs.push_back(std::move(r));
+    }
+    if (!a.mapping.empty()) {
+      const io::DfslNetwork net = io::read_dfsl(a.mapping);
+      Ref r{"file", {}};
+      mapping::Mapping prev;
+      for (const auto& l : net.layers) {
+        if (!workload::is_gemm_class(l.layer.kind)) continue;
+        const mapping::Mapping& m = l.mapping.empty() ? prev : l.mapping;
+        prev = m;
+        cost::Cost c;
+        if (m.empty()) {
+          c.status = cost::Status::Invalid;
+          c.reason = "no Dataflow block";
+        } else {
+          c = cost::evaluate(l.layer, hw, m, eo);
+        }
+        r.costs.push_back(c);
+      }
+      refs.push_back(std::move(r));
+    }
+  }
+
+  // Totals.
+  int64_t runtime = 0, macs = 0, ok = 0;
+  double energy = 0, log_util = 0;
+  for (const auto& lo : res.layers) {
+    macs += lo.cost.macs;
+    if (!lo.cost.ok()) continue;
+    ++ok;
+    runtime += lo.cost.runtime_cycles;
+    energy += lo.cost.energy_nj;
+    log_util += std::log(std::max(1e-9, utilisation_pct(lo.cost, hw)));
+  }
+  const double geo_util = ok ? std::exp(log_util / static_cast<double>(ok)) : 0.0;
+  // Per template: its totals over the layers where it is feasible, and ours over the same.
+  std::vector<int64_t> ref_rt(refs.size(), 0), ref_ok(refs.size(), 0), ours_rt(refs.size(), 0);
+  std::vector<double> ref_en(refs.size(), 0);
+  for (size_t k = 0; k < refs.size(); ++k)
+    for (size_t i = 0; i < refs[k].costs.size(); ++i) {
+      const cost::Cost& c = refs[k].costs[i];
+      if (!c.ok()) continue;
+      ref_rt[k] += c.runtime_cycles;
+      ref_en[k] += c.energy_nj;
+      ++ref_ok[k];
+      if (i < res.layers.size()) ours_rt[k] += res.layers[i].cost.runtime_cycles;
+    }
+
+  if (a.json != "-") {
+    std::vector<std::string> header = {"#",  "layer", "dims",   "cycles",
+                                       "nJ", "PEs",   "util %", "samples"};
+    for (const Ref& r : refs) {
+      header.push_back(r.name + " cycles");
+      header.push_back(r.name + " nJ");
+    }
+    Table t(header);
+    for (size_t i = 0; i < res.layers.size(); ++i) {
+      const auto& lo = res.layers[i];
+      const cost::Cost& c = lo.cost;
+      std::vector<std::string> row = {
+          std::to_string(i),
+          lo.layer.name,
+          layer_dims_text(lo.layer),
+          c.ok() ? with_commas(c.runtime_cycles) : std::string(cost::status_name(c.status)),
+          c.ok() ? fixed(c.energy_nj, 1) : "-",
+          c.ok() ? with_commas(c.pes_used) : "-",
+          c.ok() ? fixed(utilisation_pct(c, hw), 1) : "-",
+          lo.reused ? "=" + std::to_string(lo.unique) : with_commas(lo.samples)};
+      for (const Ref& r : refs) {
+        const cost::Cost& rc = r.costs[i];
+        row.push_back(rc.ok() ? with_commas(rc.runtime_cycles)
+                              : std::string(cost::status_name(rc.status)));
+        row.push_back(rc.ok() ? fixed(rc.energy_nj, 1) : "-");
+      }
+      t.add(row);
+    }
+    std::vector<std::string> total = {
+        "", "total", "", with_commas(runtime), fixed(energy, 1), "", fixed(geo_util, 1), ""};
+    for (size_t k = 0; k < refs.size(); ++k) {
+      total.push_back(with_commas(ref_rt[k]) +
+                      (ref_ok[k] < static_cast<int64_t>(refs[k].costs.size())
+                           ? " (" + std::to_string(refs[k].costs.size() - ref_ok[k]) + " not ok)"
+                           : ""));
+      total.push_back(fixed(ref_en[k], 1));
+    }
+    t.add(total);
+    std::cout << "mapped " << model_name << " on " << hw.name << " (" << hw.num_pes << " PEs) with "
+              << a.algo << ", " << a.objective << ", budget " << with_commas(o.budget)
+              << " per distinct layer"
+              << (a.algo == "bo" ? " (BO capped at " + with_commas(search::kBoSampleCap) + ")" : "")
+              << ", " << res.unique_layers << " distinct of " << res.layers.size() << " layers\n"
+              << t.str() << "total: " << with_commas(runtime) << " cycles, " << fixed(energy, 1)
+              << " nJ; geomean PE utilisation " << fixed(geo_util, 1) << "%; " << fixed(wall, 2)
+              << " s\n";
+    for (size_t k = 0; k < refs.size(); ++k)
+      std::cout << "  " << refs[k].name << ": " << with_commas(ref_rt[k]) << " cycles, "
+                << fixed(ref_en[k], 1) << " nJ on the " << ref_ok[k] << "/" << refs[k].costs.size()
+                << " layers it can map; ours there: " << with_commas(ours_rt[k]) << " cycles ("
+                << fixed(static_cast<double>(ref_rt[k]) / std::max<int64_t>(1, ours_rt[k]), 2)
+                << "x faster)\n";
+    if (!res.skipped.empty())
+      std::cout << "skipped " << res.skipped.size()
+                << " layers without MACs (softmax, norms, activations, ...)\n";
+    if (o.warm_start) {
+      int64_t cold = 0, warm = 0, n = 0, faster = 0;
+      for (const auto& lo : res.layers)
+        if (!lo.reused && lo.cold_samples_to_target >= 0) {
+          ++n;
+          cold += lo.cold_samples_to_target;
+          const int64_t w = lo.warm_samples_to_target >= 0 ? lo.warm_samples_to_target : o.budget;
+          warm += w;
+          faster += w < lo.cold_samples_to_target;
+        }
+      if (n)
+        std::cout << "warm-start: samples to reach the cold search's best, summed over " << n
+                  << " distinct layers: cold " << with_commas(cold) << ", warm "
+                  << with_commas(warm) << " (" << faster << " layers faster)\n";
+    }
+  }
+
+  if (!a.emit_m.empty()) {
+    std::filesystem::create_directories(a.emit_m);
+    io::DfslNetwork net;
+    net.name = model_name;
+    size_t skipped = 0;
+    for (const auto& lo : res.layers) {
+      io::DfslLayer dl;
+      dl.layer = lo.layer;
+      if (dl.layer.kind == workload::OpKind::BatchedGemm) {
+        ++skipped;
+        continue;
+      }
+      if (dl.layer.kind == workload::OpKind::Fc) dl.layer.kind = workload::OpKind::Conv;
+      dl.mapping = lo.mapping;
+      net.layers.push_back(dl);
+    }
+    std::string stem = model_name;
+    for (char& ch : stem)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '_';
+    std::ofstream((std::filesystem::path(a.emit_m) / (stem + "_" + a.algo + ".m")).string())
+        << io::write_dfsl(net);
+    std::ofstream((std::filesystem::path(a.emit_m) / "accelerator.m").string()) << hw_text(hw);
+    if (skipped)
+      std::cerr << "sparsemap: " << skipped
+                << " batched-GEMM layers not written (DFSL has no such layer type)\n";
+  }
+  if (!a.mapping_db_out.empty()) {
+    std::vector<mp::DbEntry> db;
+    for (const auto& lo : res.layers)
+      if (!lo.reused && lo.fitness < search::kInfeasible) db.push_back({lo.layer, lo.decoded});
+    mp::write_mapping_db(db, a.mapping_db_out);
+  }
+  if (a.json.empty()) return;
+
+  nlohmann::json jl = nlohmann::json::array();
+  for (size_t i = 0; i < res.layers.size(); ++i) {
+    const auto& lo = res.layers[i];
+    const cost::Cost& c = lo.cost;
+    nlohmann::json j = {{"name", lo.layer.name},
+                        {"status", std::string(cost::status_name(c.status))},
+                        {"runtime_cycles", c.runtime_cycles},
+                        {"energy_nj", c.energy_nj},
+                        {"macs", c.macs},
+                        {"samples", lo.samples},
+                        {"mapping", mp::mapping_text(lo.mapping)},
+                        {"pes_used", c.pes_used},
+                        {"pe_utilization_pct", utilisation_pct(c, hw)},
+                        {"l1_bytes", c.l1_bytes},
+                        {"l2_bytes", c.l2_bytes},
+                        {"fitness", lo.fitness},
+                        {"levels", mp::decoded_to_json(lo.decoded).size()},
+                        {"reused", lo.reused},
+                        {"distinct_index", lo.unique},
+                        {"samples_to_5pct", lo.samples_to_5pct}};
+    if (!c.ok()) j["reason"] = c.reason;
+    if (!refs.empty()) {
+      nlohmann::json d = nlohmann::json::object();
+      for (const Ref& r : refs)
+        d[r.name] = {{"status", std::string(cost::status_name(r.costs[i].status))},
+                     {"runtime_cycles", r.costs[i].runtime_cycles},
+                     {"energy_nj", r.costs[i].energy_nj}};
+      j["dataflows"] = d;
+    }
+    if (o.warm_start && !lo.reused)
+      j["warm_start"] = {{"cold_fitness", lo.cold_fitness},
+                         {"cold_samples_to_target", lo.cold_samples_to_target},
+                         {"warm_samples_to_target", lo.warm_samples_to_target}};
+    if (!lo.regrets.empty()) {
+      nlohmann::json rg = nlohmann::json::array();
+      for (const auto& r : lo.regrets)
+        rg.push_back({{"density", r.density},
+                      {"robust", r.robust},
+                      {"alone", r.alone},
+                      {"regret_pct", 100.0 * r.regret}});
+      j["density_regret"] = rg;
+    }
+    jl.push_back(j);
+  }
+  nlohmann::json j = {{"model", model_name},
+                      {"algo", a.algo},
+                      {"hw", hw.name},
+                      {"objective", a.objective},
+                      {"budget", o.budget},
+                      {"seed", o.seed},
+                      {"levels", a.levels},
+                      {"constraint", mp::constraint_name(o.space.constraint)},
+                      {"divisors_only", a.divisors_only},
+                      {"layers", jl},
+                      {"total",
+                       {{"runtime_cycles", runtime},
+                        {"energy_nj", energy},
+                        {"macs", macs},
+                        {"layers", res.layers.size()},
+                        {"layers_ok", ok},
+                        {"distinct_layers", res.unique_layers},
+                        {"pe_utilization_geomean_pct", geo_util}}}};
+  if (a.algo == "bo") j["bo_sample_cap"] = search::kBoSampleCap;
+  if (!res.skipped.empty()) j["skipped"] = res.skipped;
+  if (!refs.empty()) {
+    nlohmann::json d = nlohmann::json::object();
+    for (size_t k = 0; k < refs.size(); ++k)
+      d[refs[k].name] = {{"runtime_cycles", ref_rt[k]},
+                         {"energy_nj", ref_en[k]},
+                         {"layers_ok", ref_ok[k]},
+                         {"searched_runtime_cycles_same_layers", ours_rt[k]}};
+    j["dataflows_total"] = d;
+  }
+  if (o.warm_start) {
+    int64_t cold = 0, warm = 0, n = 0;
+    for (const auto& lo : res.layers)
+      if (!lo.reused && lo.cold_samples_to_target >= 0) {
+        ++n;
+        cold += lo.cold_samples_to_target;
+        warm += lo.warm_samples_to_target >= 0 ? lo.warm_samples_to_target : o.budget;
+      }
+    j["warm_start"] = {{"layers", n},
+                       {"cold_samples_to_target", cold},
+                       {"warm_samples_to_target", warm},
+                       {"mapping_db_entries", o.mapping_db.size()}};
+  }
+  write_json(j, a.json);
+}
+
+}  // namespace
+
+void register_map(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "map", "Search the best mapping of every layer of a model (GAMMA or a baseline optimiser)");
+  auto a = std::make_shared<MapArgs>();
+  cmd->add_option("--model", a->model, "Zoo model name or model file (.m, .csv, .onnx)");
+  cmd->add_option("--mapping", a->mapping, "MAESTRO .m file: its layers (dataflows ignored)");
+  cmd->add_option("--hw", a->hw, "Accelerator: a preset name, a MAESTRO .m file or a YAML file")
+      ->required();
+  cmd->add_option("--algo", a->algo,
+                  "gamma, ga, random, sa, de, pso, cmaes, oneplusone, bo, exhaustive");
+  cmd->add_option("--budget", a->budget, "Samples (cost evaluations) per distinct layer");
+  cmd->add_option("--objective", a->objective, "latency, energy, edp or throughput");
+  cmd->add_option("--seed", a->seed, "Random seed");
+  cmd->add_option("--threads", a->threads, "Evaluation threads (results do not depend on it)");
+  cmd->add_option("--levels", a->levels, "Maximum cluster levels (1 to 4; default 2)");
+  cmd->add_flag("--divisors-only", a->divisors_only, "Only tiles that divide their parent");
+  cmd->add_option("--constraint", a->constraint, "none, nvdla, eyeriss or shidiannao");
+  cmd->add_option("--population", a->population, "GA population (0: from the budget)");
+  cmd->add_option("--mutation-rate", a->mutation_rate, "GAMMA's per-level operator rate");
+  cmd->add_flag("--warm-start", a->warm_start,
+                "Seed each search with the best mappings of the most similar layers");
+  cmd->add_option("--mapping-db", a->mapping_db, "Warm-start also from this mapping DB (JSON)");
+  cmd->add_option("--mapping-db-out", a->mapping_db_out, "Write the best mappings as a DB");
+  cmd->add_option("--density", a->density, "Tensor densities: W=0.5 or a range W=0.2:0.8");
+  cmd->add_option("--structure", a->structure, "Sparsity structure: W=nm:2:4, W=cvse:8, ...");
+  cmd->add_option("--sparse-mode", a->sparse_mode, "gate (default) or skip");
+  cmd->add_flag("--worst-case", a->worst_case,
+                "With a density range: optimise the worst density, not the mean");
+  cmd->add_option("--checkpoint", a->checkpoint, "Write the run's state to FILE (and FILE.search)");
+  cmd->add_option("--checkpoint-every", a->checkpoint_every, "Samples between search checkpoints");
+  cmd->add_option("--resume", a->resume, "Continue a run from its checkpoint FILE");
+  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
+  cmd->add_option("--emit-m", a->emit_m, "Write the mapped network as MAESTRO files into DIR");
+  cmd->add_flag("--compare-dataflows", a->compare,
+                "Also evaluate the built-in kcp_ws, xp_ws, yxp_os templates (same buffer rule)");
+  cmd->add_flag("--quiet", a->quiet, "No progress bar");
+  cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
+  cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
+  cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
+  cmd->callback([a] { run_map(*a); });
+}
+
+}  // namespace sparsemap::cli

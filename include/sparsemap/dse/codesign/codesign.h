@@ -1,0 +1,244 @@
+// DiGamma-style HW-mapping co-design (Kao, Pellauer, Parashar, Krishna, DATE 2022): one genome
+// holds the accelerator's resources and one GAMMA mapping per distinct layer of a model; a
+// design is scored over every layer under an area budget.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sparsemap/arch/arch.h"
+#include "sparsemap/cost/cost.h"
+#include "sparsemap/dse/mapper/gamma_ops.h"
+#include "sparsemap/dse/mapper/map_space.h"
+#include "sparsemap/search/driver.h"
+#include "sparsemap/search/optimizer.h"
+#include "sparsemap/workload/layer.h"
+
+namespace sparsemap::dse::codesign {
+
+// How L1 (per PE) and L2 are chosen:
+//   Need   sized to need: L1 = max over layers of what its mapping needs per PE, L2 likewise
+//          (the l1/l2 genes are carried but unused);
+//   Genes  the l1/l2 genes pick the sizes (log-uniform over [kMinL1, kMaxL1] and
+//          [kMinL2, kMaxL2] bytes); a layer whose mapping needs more is infeasible.
+enum class BufferMode : uint8_t { Need, Genes };
+BufferMode parse_buffer_mode(const std::string& text);  // throws InputError at --buffers
+std::string buffer_mode_name(BufferMode m);
+inline constexpr int64_t kMinL1 = 16, kMaxL1 = 64 * 1024;
+inline constexpr int64_t kMinL2 = 1024, kMaxL2 = 64 * 1024 * 1024;
+
+// A platform: the area budget and the PE limit.
+//   edge   0.2 mm^2, at most 200 PEs (DiGamma's example configuration);
+//   cloud  7 mm^2, at most 16,384 PEs (ours, not DiGamma's).
+struct Platform {
+  std::string name;
+  double area_budget_mm2 = 0.2;
+  int64_t pe_limit = 200;
+};
+Platform platform(const std::string& name);  // throws InputError at --platform
+
+struct CodesignOptions {
+  double area_budget_mm2 = 0.2;
+  int64_t pe_limit = 200;
+  int64_t pe_step = 8;  // PEs = pe_step k, k = 1..floor(pe_limit / pe_step)
+  BufferMode buffers = BufferMode::Need;
+  mapper::Objective objective = mapper::Objective::Latency;
+  mapper::MapSpaceOptions space;  // per-layer map space (levels, divisors, constraint)
+};
+
+// Fitness of an infeasible design: kPenalty (1 + violation), violation = relative area excess
+// (area / budget - 1, when positive) + the number of infeasible layers (+ their relative
+// buffer shortfall in Genes mode). Finite and below search::kInfeasible, so every optimiser is
+// pulled towards feasibility the same way; any fitness >= kPenalty is infeasible.
+inline constexpr double kPenalty = 1e200;
+inline bool feasible_fitness(double f) { return f < kPenalty; }
+
+// Everything the evaluation of one genome found (per distinct layer and totals).
+struct DesignEval {
+  int64_t pes = 0, l1_bytes = 0, l2_bytes = 0;
+  double area_mm2 = 0, power_mw = 0;
+  bool feasible = false;
+  double fitness = kPenalty;
+  int64_t runtime_cycles = 0;  // sum over every layer of the model (repeats counted)
+  double energy_nj = 0;
+  std::vector<double> layer_objective;      // per distinct layer, objective_value of its cost
+  std::vector<int64_t> layer_l1, layer_l2;  // per distinct layer: bytes its mapping needs
+  std::vector<cost::Cost> layer_cost;       // per distinct layer (only when asked for)
+};
+
+// The search space of one model under one platform. Genome layout (all genes in [0, 1)):
+//   gene 0  PEs: pe_step (1 + floor(g K)), K = floor(pe_limit / pe_step)
+//   gene 1  L1 bytes per PE (Genes mode): log-uniform over [kMinL1, kMaxL1]
+//   gene 2  L2 bytes (Genes mode): log-uniform over [kMinL2, kMaxL2]
+//   then one mapper::MapSpace genome per distinct layer (its dims() genes), in order.
+// Thread-safe: evaluate() may run concurrently; it memoises recent designs (a pure cache: the
+// results never depend on it), so operators can read their parents' per-layer costs without
+// another evaluation.
+class CodesignSpace {
+ public:
+  static constexpr size_t kHwGenes = 3;
+  // `layers`: a model's layers (layers without MACs are skipped); `base`: the template
+  // accelerator (bandwidths, energies, clock, area constants; its PEs and buffers are replaced).
+  // Throws InputError for bad options or a model without GEMM-class layers.
+  CodesignSpace(const std::vector<workload::Layer>& layers, const arch::Arch& base,
+                const CodesignOptions& options);
+
+  size_t dims() const { return dims_; }
+  size_t unique_layers() const { return unique_.size(); }
+  const workload::Layer& unique_layer(size_t u) const { return unique_[u]; }
+  int64_t multiplicity(size_t u) const { return count_[u]; }
+  // Distinct-layer index of each GEMM-class layer of the model, in model order.
+  const std::vector<size_t>& layer_index() const { return index_; }
+  const std::vector<workload::Layer>& model_layers() const { return model_; }
+  // Up to 4 other distinct layers nearest to u (mapper::layer_distance), nearest first.
+  const std::vector<size_t>& neighbours(size_t u) const { return near_[u]; }
+  size_t offset(size_t u) const { return kHwGenes + u * map_dims_; }
+  size_t map_dims() const { return map_dims_; }
+  const CodesignOptions& options() const { return options_; }
+  const arch::Arch& base() const { return base_; }
+
+  int64_t pes_of(double gene) const;
+  double gene_of_pes(int64_t pes) const;  // the gene that decodes to the largest step <= pes
+  int64_t l1_of(double gene) const;
+  int64_t l2_of(double gene) const;
+  double gene_of_l1(int64_t bytes) const;  // smallest gene whose size >= bytes
+  double gene_of_l2(int64_t bytes) const;
+  // area = (P pe_um2 + 8 (P L1 + L2) sram_um2_per_bit) / 1e6 (arch::area_mm2).
+  double area(int64_t pes, int64_t l1, int64_t l2) const;
+
+  // The accelerator a genome decodes to (before buffer sizing in Need mode: L1/L2 = genes).
+  arch::Arch arch_for(int64_t pes, int64_t l1, int64_t l2) const;
+  mapper::MapSpace layer_space(size_t u, int64_t pes) const;
+
+  // Full evaluation (memoised); with_costs adds DesignEval::layer_cost (not memoised).
+  std::shared_ptr<const DesignEval> evaluate(const search::Genome& g,
+                                             bool with_costs = false) const;
+  double fitness(const search::Genome& g) const { return evaluate(g)->fitness; }
+
+ private:
+  std::shared_ptr<const DesignEval> compute(const search::Genome& g, bool with_costs) const;
+
+  std::vector<workload::Layer> model_;
+  std::vector<workload::Layer> unique_;
+  std::vector<int64_t> count_;
+  std::vector<size_t> index_;
+  std::vector<std::vector<size_t>> near_;
+  arch::Arch base_;
+  CodesignOptions options_;
+  size_t map_dims_ = 0, dims_ = 0;
+  // Memo: two generations of at most kMemo entries each (hash -> genome, result).
+  static constexpr size_t kMemo = 2048;
+  struct MemoEntry {
+    search::Genome g;
+    std::shared_ptr<const DesignEval> e;
+  };
+  mutable std::mutex memo_mu_;
+  mutable std::unordered_multimap<uint64_t, MemoEntry> memo_new_, memo_old_;
+};
+
+// DiGamma's operators over the whole genome, plugged into the search engine's GA. All of the
+// variation happens in crossover(), which reads both parents' per-layer costs and buffer needs
+// (CodesignSpace::evaluate: memoised, no new design is evaluated); mutate() does nothing, so run
+// the GA with crossover_rate 1 (make_codesign_optimizer does).
+//   1. Hardware from the fitter parent (probability 3/4) or the other.
+//   2. Layer-wise crossover: per distinct layer, the mapping of the parent whose mapping costs
+//      less on that layer (probability 0.9), else GAMMA's crossover of the two mappings (0.05)
+//      or the hardware parent's mapping (0.05). GAMMA's mutation below runs at rate 0.3.
+//   3. Bottleneck mapping mutation: each layer gets GAMMA's mutation with probability
+//      min(1, 0.08 U w_u), w_u = 1/(2U) + share/2 (share: the layer's fraction of the fitter
+//      parent's objective); at least one layer per child.
+//   3b. Migration (once per child): a layer drawn by the same weights takes
+//      the mapping of one of its nearest layers whose objective per MAC is lower in the fitter
+//      parent, re-encoded for its own extents (tiles as they were, or scaled by the extents'
+//      ratio): good mappings spread between similar layers (GAMMA's warm-start, inside one
+//      genome).
+//   4. PE mutation (probability 1/2): a step of a few pe_step units, or a new draw (1/8).
+//   5. Buffer sizing to need (Genes mode): the l1/l2 genes set to the largest need of the
+//      mappings the child inherited.
+//   6. Repair under the area budget, with the inherited needs: PEs grow to fill the budget
+//      (probability 1/2) or shrink until the design fits; when the budget binds before the PE
+//      limit, with probability 0.3 the layer that sets the larger SRAM term (P x L1 or L2) gets
+//      smaller tiles (buffer shrink); when even pe_step PEs do not fit, every layer that alone
+//      does not fit gets smaller tiles.
+class DigammaOperators : public search::GeneticOperators {
+ public:
+  explicit DigammaOperators(std::shared_ptr<const CodesignSpace> space, double gamma_rate = 0.6);
+  search::Genome crossover(const search::Genome& a, const search::Genome& b,
+                           search::Rng& rng) const override;
+  void mutate(search::Genome&, double, search::Rng&) const override {}
+
+ private:
+  void shrink_tiles(search::Genome& g, size_t u, bool inner_only, search::Rng& rng) const;
+  std::shared_ptr<const CodesignSpace> space_;
+  std::shared_ptr<const mapper::GammaOperators> gamma_;
+  double gamma_rate_;
+};
+
+// Algorithms: "digamma" (the GA with DiGamma's operators), then the search engine's
+// optimisers on the same genome and fitness with generic operators: "ga", "random", "sa",
+// "de", "pso", "cmaes", "oneplusone", "bo" (budget capped at search::kBoSampleCap).
+const std::vector<std::string>& codesign_algos();
+
+// The optimiser of `algo` and its batch. population 0: clamp(budget / 20, 20, 100) for the GAs.
+std::unique_ptr<search::Optimizer> make_codesign_optimizer(
+    const std::shared_ptr<const CodesignSpace>& space, const std::string& algo, int64_t budget,
+    uint64_t seed, size_t population, size_t* batch);
+
+// One finished search of the joint space.
+struct CodesignResult {
+  std::string algo;
+  int64_t samples = 0;  // whole-model designs evaluated
+  search::Genome best;
+  DesignEval design;                       // of `best`, with layer_cost
+  std::vector<mapping::Mapping> mappings;  // per distinct layer
+  // Pareto front of (area, latency) over the feasible designs this process evaluated, by
+  // area ascending (under MPI: this rank's share; after a resume: since the resume).
+  std::vector<std::pair<double, int64_t>> pareto;
+  std::vector<double> history;  // best fitness after each sample
+};
+
+struct RunOptions {
+  std::string algo = "digamma";
+  int64_t budget = 1000;  // whole-model samples
+  uint64_t seed = 1;
+  int threads = 1;
+  size_t population = 0;
+  std::string checkpoint_file;  // search::run_search's checkpoint
+  int64_t checkpoint_every = 1000;
+  bool resume = false;                            // continue from checkpoint_file when it exists
+  std::function<void(int64_t, double)> progress;  // may throw to stop (tests)
+};
+
+CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
+                            const RunOptions& options);
+
+// Baseline "best fixed accelerator from a grid, then GAMMA per layer". The grid: PEs in
+// {P/4, P/2, P} (P: the PE limit rounded down to pe_step, and no more than fits the area budget
+// with 1/8 of it left for SRAM), times the SRAM left by the PEs split as 1/4, 1/2 or 3/4 to L1
+// (P L1 bytes) and the rest to L2: 9 accelerators, each within the budget. The sample budget
+// N (whole-model evaluations) is split evenly: each accelerator gets floor(N / 9) samples per
+// distinct layer, i.e. N / 9 whole-model evaluations' worth of cost-model calls, 9 of them in all.
+struct FixedResult {
+  arch::Arch best_arch;
+  double fitness = kPenalty;  // the model's objective on best_arch (kPenalty if none fits)
+  int64_t runtime_cycles = 0;
+  double energy_nj = 0;
+  double area_mm2 = 0;
+  int64_t samples_per_layer = 0;  // per grid point and distinct layer
+  int64_t grid_points = 0;
+  int64_t samples = 0;  // whole-model equivalents spent in all
+};
+std::vector<arch::Arch> fixed_grid(const CodesignSpace& space);
+FixedResult run_fixed_gamma(const CodesignSpace& space, int64_t budget, uint64_t seed, int threads);
+
+// The JSON of a design: accelerator, per-layer mappings and costs, totals.
+nlohmann::json design_json(const CodesignSpace& space, const CodesignResult& r);
+
+}  // namespace sparsemap::dse::codesign

@@ -1,0 +1,237 @@
+// Co-design searches: DiGamma and the baselines on the joint genome, the fixed-grid + GAMMA
+// baseline, and the JSON of a design.
+#include "sparsemap/dse/codesign/codesign.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "sparsemap/cost/evaluate.h"
+#include "sparsemap/dse/mapper/model_mapper.h"
+#include "sparsemap/error.h"
+
+namespace sparsemap::dse::codesign {
+namespace {
+
+using nlohmann::json;
+
+// Non-dominated (area, latency) points: smaller is better in both.
+class ParetoFront {
+ public:
+  void add(double area, int64_t latency) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& p : pts_)
+      if (p.first <= area && p.second <= latency) return;  // dominated or equal
+    pts_.erase(std::remove_if(pts_.begin(), pts_.end(),
+                              [&](const std::pair<double, int64_t>& p) {
+                                return area <= p.first && latency <= p.second;
+                              }),
+               pts_.end());
+    pts_.emplace_back(area, latency);
+  }
+  std::vector<std::pair<double, int64_t>> sorted() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto v = pts_;
+    std::sort(v.begin(), v.end());
+    return v;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::pair<double, int64_t>> pts_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& codesign_algos() {
+  static const std::vector<std::string> a = {"digamma", "ga",    "random",     "sa", "de",
+                                             "pso",     "cmaes", "oneplusone", "bo"};
+  return a;
+}
+
+std::unique_ptr<search::Optimizer> make_codesign_optimizer(
+    const std::shared_ptr<const CodesignSpace>& space, const std::string& algo, int64_t budget,
+    uint64_t seed, size_t population, size_t* batch) {
+  const auto& names = codesign_algos();
+  if (std::find(names.begin(), names.end(), algo) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError({"<flag --algo>", 0, 0},
+                     "unknown co-design algorithm '" + algo + "'; expected one of: " + list);
+  }
+  search::OptimizerOptions oo;
+  oo.seed = seed;
+  oo.budget = budget;
+  oo.ga.population =
+      population ? population : static_cast<size_t>(std::clamp<int64_t>(budget / 20, 20, 100));
+  const size_t elites = static_cast<size_t>(
+      std::llround(oo.ga.elite_fraction * static_cast<double>(oo.ga.population)));
+  *batch = 64;
+  if (algo == "digamma") {
+    oo.ga.ops = std::make_shared<DigammaOperators>(space);
+    oo.ga.crossover_rate = 1.0;  // all variation is in DigammaOperators::crossover
+    *batch = std::max<size_t>(1, oo.ga.population - elites);
+    return search::make_optimizer("ga", space->dims(), oo);
+  }
+  if (algo == "ga") *batch = std::max<size_t>(1, oo.ga.population - elites);
+  return search::make_optimizer(algo, space->dims(), oo);
+}
+
+CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
+                            const RunOptions& o) {
+  if (o.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive budget");
+  if (o.threads < 1) throw InputError({"<flag --threads>", 0, 0}, "expected at least 1 thread");
+  const int64_t budget = o.algo == "bo" ? std::min(o.budget, search::kBoSampleCap) : o.budget;
+  size_t batch = 64;
+  auto opt = make_codesign_optimizer(space, o.algo, budget, o.seed, o.population, &batch);
+  ParetoFront front;
+  const CodesignSpace& sp = *space;
+  auto fitness = [&](const search::Genome& g) {
+    const auto e = sp.evaluate(g);
+    if (e->feasible) front.add(e->area_mm2, e->runtime_cycles);
+    return e->fitness;
+  };
+  search::SearchOptions so;
+  so.budget = budget;
+  so.batch = batch;
+  so.checkpoint_file = o.checkpoint_file;
+  so.checkpoint_every = o.checkpoint_every;
+  so.checkpoint_context = {
+      {"kind", "sparsemap-codesign"}, {"algo", o.algo}, {"seed", o.seed}, {"dims", sp.dims()}};
+  so.progress = o.progress;
+  json state;
+  const json* resume = nullptr;
+  if (o.resume) {
+    if (o.checkpoint_file.empty())
+      throw InputError({"<flag --resume>", 0, 0}, "expected a checkpoint file");
+    if (std::filesystem::exists(o.checkpoint_file)) {
+      state = search::read_checkpoint(o.checkpoint_file);
+      if (state.contains("context") && state["context"] != so.checkpoint_context)
+        throw InputError({o.checkpoint_file, 0, 0},
+                         "the checkpoint belongs to another co-design run; resume with the same "
+                         "flags");
+      resume = &state;
+    }
+  }
+  const search::Evaluator eval(o.threads);
+  const search::SearchResult sr = search::run_search(*opt, eval, fitness, so, resume);
+  CodesignResult r;
+  r.algo = o.algo;
+  r.samples = sr.samples;
+  r.best = sr.best;
+  r.history = sr.history;
+  r.pareto = front.sorted();
+  if (!r.best.empty()) {
+    r.design = *sp.evaluate(r.best, true);
+    for (size_t u = 0; u < sp.unique_layers(); ++u) {
+      const search::Genome sub(
+          r.best.begin() + static_cast<std::ptrdiff_t>(sp.offset(u)),
+          r.best.begin() + static_cast<std::ptrdiff_t>(sp.offset(u) + sp.map_dims()));
+      r.mappings.push_back(sp.layer_space(u, r.design.pes).decode(sub));
+    }
+  }
+  return r;
+}
+
+std::vector<arch::Arch> fixed_grid(const CodesignSpace& sp) {
+  const CodesignOptions& o = sp.options();
+  const double budget = o.area_budget_mm2;
+  const arch::Arch& base = sp.base();
+  // The most PEs (a multiple of pe_step, <= pe_limit) leaving 1/8 of the budget for SRAM.
+  int64_t top = (o.pe_limit / o.pe_step) * o.pe_step;
+  while (top > o.pe_step && sp.area(top, 0, 0) > 0.875 * budget) top -= o.pe_step;
+  std::vector<arch::Arch> grid;
+  for (int64_t div : {4, 2, 1}) {
+    const int64_t pes = std::max(o.pe_step, (top / div / o.pe_step) * o.pe_step);
+    const double sram_um2 = (budget - sp.area(pes, 0, 0)) * 1e6;
+    const double bytes = sram_um2 / base.area.sram_um2_per_bit / 8.0;
+    for (double f : {0.25, 0.5, 0.75}) {
+      const int64_t l1 = std::max<int64_t>(1, static_cast<int64_t>(f * bytes / pes));
+      const int64_t l2 = std::max<int64_t>(1, static_cast<int64_t>((1 - f) * bytes) - 1);
+      arch::Arch a = sp.arch_for(pes, l1, l2);
+      a.name = "grid-" + std::to_string(pes) + "pe-l1-" + std::to_string(l1) + "-l2-" +
+               std::to_string(l2);
+      if (sp.area(pes, l1, l2) <= budget) grid.push_back(a);
+    }
+  }
+  return grid;
+}
+
+FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t seed, int threads) {
+  FixedResult best;
+  const std::vector<arch::Arch> grid = fixed_grid(sp);
+  best.grid_points = static_cast<int64_t>(grid.size());
+  if (grid.empty()) return best;
+  best.samples_per_layer = std::max<int64_t>(1, budget / best.grid_points);
+  best.samples = best.samples_per_layer * best.grid_points;
+  for (const arch::Arch& a : grid) {
+    mapper::MapperOptions mo;
+    mo.algo = "gamma";
+    mo.budget = best.samples_per_layer;
+    mo.seed = seed;
+    mo.threads = threads;
+    mo.objective = sp.options().objective;
+    mo.space = sp.options().space;
+    const mapper::ModelOutcome out = mapper::map_layers(sp.model_layers(), a, mo);
+    int64_t rt = 0;
+    double en = 0;
+    bool ok = true;
+    for (const auto& lo : out.layers) {
+      ok = ok && lo.cost.ok();
+      rt += lo.cost.runtime_cycles;
+      en += lo.cost.energy_nj;
+    }
+    if (!ok) continue;
+    double f = static_cast<double>(rt);
+    if (sp.options().objective == mapper::Objective::Energy) f = en;
+    if (sp.options().objective == mapper::Objective::Edp) f = static_cast<double>(rt) * en;
+    if (f < best.fitness) {
+      best.fitness = f;
+      best.best_arch = a;
+      best.runtime_cycles = rt;
+      best.energy_nj = en;
+      best.area_mm2 = arch::area_mm2(a);
+    }
+  }
+  return best;
+}
+
+json design_json(const CodesignSpace& sp, const CodesignResult& r) {
+  const DesignEval& d = r.design;
+  json layers = json::array();
+  const auto& model = sp.model_layers();
+  for (size_t i = 0; i < model.size(); ++i) {
+    const size_t u = sp.layer_index()[i];
+    json j = {{"name", model[i].name}, {"distinct_index", u}};
+    if (u < d.layer_cost.size()) {
+      const cost::Cost& c = d.layer_cost[u];
+      j["status"] = std::string(cost::status_name(c.status));
+      j["runtime_cycles"] = c.runtime_cycles;
+      j["energy_nj"] = c.energy_nj;
+      j["macs"] = c.macs;
+      j["pes_used"] = c.pes_used;
+      j["l1_bytes"] = c.l1_bytes;
+      j["l2_bytes"] = c.l2_bytes;
+      j["mapping"] = mapper::mapping_text(r.mappings[u]);
+    }
+    layers.push_back(j);
+  }
+  json front = json::array();
+  for (const auto& p : r.pareto)
+    front.push_back({{"area_mm2", p.first}, {"runtime_cycles", p.second}});
+  return {{"algo", r.algo},
+          {"samples", r.samples},
+          {"feasible", d.feasible},
+          {"fitness", d.fitness},
+          {"accelerator",
+           {{"pes", d.pes},
+            {"l1_bytes", d.l1_bytes},
+            {"l2_bytes", d.l2_bytes},
+            {"area_mm2", d.area_mm2},
+            {"power_mw", d.power_mw}}},
+          {"layers", layers},
+          {"total", {{"runtime_cycles", d.runtime_cycles}, {"energy_nj", d.energy_nj}}},
+          {"pareto", front}};
+}
+
+}  // namespace sparsemap::dse::codesign

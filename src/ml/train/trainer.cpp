@@ -1,0 +1,596 @@
+// N:M recipe training of the ViT and the char-GPT: data, the step loop with its phases,
+// evaluation, checkpoints and the final N:M check.
+#include "sparsemap/ml/train/trainer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <random>
+
+#include "sparsemap/error.h"
+#include "sparsemap/ml/data/kjv.h"
+#include "sparsemap/ml/prune/train.h"
+#include "sparsemap/ml/prune/updater.h"
+#include "sparsemap/ml/train/models.h"
+
+namespace sparsemap::ml::train {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kPi = 3.14159265358979323846;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& why) {
+  throw InputError({where, 0, 0}, why);
+}
+
+std::string canonical(std::string s) {
+  for (char& c : s) {
+    if (c == '_') c = '-';
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data.
+
+struct Data {
+  torch::Tensor x_train, y_train, x_test, y_test;  // ViT: [N, 1, 28, 28] fp32, [N] long
+  torch::Tensor train_ids, valid_ids;              // GPT: [n] long
+  int64_t vocab = 0;
+};
+
+torch::Tensor images_tensor(const data::ImageSet& s) {
+  auto u8 = torch::from_blob(const_cast<uint8_t*>(s.pixels.data()), {s.count, 1, s.rows, s.cols},
+                             torch::kUInt8);
+  return (u8.to(torch::kFloat).div(255.0f) - 0.2860f).div(0.3530f);
+}
+
+torch::Tensor labels_tensor(const data::ImageSet& s) {
+  auto u8 = torch::from_blob(const_cast<uint8_t*>(s.labels.data()), {s.count}, torch::kUInt8);
+  return u8.to(torch::kLong);
+}
+
+// Ten noisy prototypes (tests): class k is prototype k plus noise.
+data::ImageSet synthetic_images(int64_t count, uint64_t seed, uint64_t stream) {
+  data::ImageSet s;
+  s.count = count;
+  s.rows = s.cols = 28;
+  std::mt19937_64 proto_rng(seed), rng(seed * 7919 + stream);
+  std::uniform_int_distribution<int> u(0, 255), noise(-60, 60);
+  std::vector<int> proto(10 * 784);
+  for (int& p : proto) p = u(proto_rng);
+  s.pixels.resize(static_cast<size_t>(count * 784));
+  s.labels.resize(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) {
+    const int label = static_cast<int>(i % 10);
+    s.labels[static_cast<size_t>(i)] = static_cast<uint8_t>(label);
+    for (int j = 0; j < 784; ++j)
+      s.pixels[static_cast<size_t>(i * 784 + j)] = static_cast<uint8_t>(
+          std::clamp(proto[static_cast<size_t>(label * 784 + j)] + noise(rng), 0, 255));
+  }
+  return s;
+}
+
+// A small Markov text over a few letters (tests).
+std::string synthetic_text(int64_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::string letters = "abcdefgh \n";
+  std::string s;
+  s.reserve(static_cast<size_t>(n));
+  size_t prev = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    prev = (prev * 3 + rng() % 3) % letters.size();
+    s += letters[prev];
+  }
+  return s;
+}
+
+torch::Tensor ids_tensor(const std::string& text, const std::vector<int>& index) {
+  torch::Tensor t = torch::empty({static_cast<int64_t>(text.size())}, torch::kLong);
+  int64_t* p = t.data_ptr<int64_t>();
+  for (size_t i = 0; i < text.size(); ++i) p[i] = index[static_cast<unsigned char>(text[i])];
+  return t;
+}
+
+Data load_data(const TrainOptions& o, bool gpt) {
+  Data d;
+  const std::string name = canonical(o.data);
+  if (o.train_limit < 0 || o.test_limit < 0) fail("<flag --train-limit>", "limits must be >= 0");
+  if (!gpt) {
+    data::FashionMnist fm;
+    if (name == "fashion-mnist") {
+      fm = data::load_fashion_mnist(o.data_dir, o.train_limit, o.test_limit);
+    } else if (name == "synthetic") {
+      fm.train = synthetic_images(o.train_limit > 0 ? o.train_limit : 512, o.seed, 1);
+      fm.test = synthetic_images(o.test_limit > 0 ? o.test_limit : 200, o.seed, 2);
+    } else {
+      fail("<flag --data>",
+           "vit-tiny trains on fashion-mnist (or synthetic), not '" + o.data + "'");
+    }
+    if (fm.train.rows != 28 || fm.train.cols != 28 || fm.test.rows != 28 || fm.test.cols != 28)
+      fail(o.data_dir, "expected 28 x 28 images");
+    d.x_train = images_tensor(fm.train);
+    d.y_train = labels_tensor(fm.train);
+    d.x_test = images_tensor(fm.test);
+    d.y_test = labels_tensor(fm.test);
+    d.vocab = 10;
+    return d;
+  }
+  std::string train_text, valid_text;
+  if (name == "kjv") {
+    data::KjvText k = data::load_kjv(0.05);
+    train_text = std::move(k.train);
+    valid_text = std::move(k.valid);
+  } else if (name == "synthetic") {
+    train_text = synthetic_text(o.train_limit > 0 ? o.train_limit : 20000, o.seed);
+    valid_text = synthetic_text(o.test_limit > 0 ? o.test_limit : 4000, o.seed + 1);
+  } else {
+    fail("<flag --data>", "char-gpt trains on kjv (or synthetic), not '" + o.data + "'");
+  }
+  // The vocabulary: every character of both parts, sorted (so it does not depend on limits).
+  std::vector<int> index(256, -1);
+  for (const std::string* t : {&train_text, &valid_text})
+    for (char c : *t) index[static_cast<unsigned char>(c)] = 0;
+  int next = 0;
+  for (int& i : index)
+    if (i == 0) i = next++;
+  for (int& i : index)
+    if (i < 0) i = 0;
+  d.vocab = next;
+  if (o.train_limit > 0 && static_cast<size_t>(o.train_limit) < train_text.size())
+    train_text.resize(static_cast<size_t>(o.train_limit));
+  if (o.test_limit > 0 && static_cast<size_t>(o.test_limit) < valid_text.size())
+    valid_text.resize(static_cast<size_t>(o.test_limit));
+  d.train_ids = ids_tensor(train_text, index);
+  d.valid_ids = ids_tensor(valid_text, index);
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// N:M groups.
+
+struct Group {
+  std::string name;  // "all", "attention" or "mlp"
+  std::unique_ptr<Plan> plan;
+  std::shared_ptr<prune::Updater> updater;
+  std::vector<std::string> params;
+  NmRatio current{0, 0};
+  double pruned_macs = 0;  // forward multiply-adds per example of its weights
+};
+
+prune::SparsityType nm_type(NmRatio r) {
+  prune::SparsityType t;
+  t.kind = prune::SparsityKind::Nm;
+  t.n = r.n;
+  t.m = r.m;
+  t.axis = sparse::NmAxis::Row;  // groups of M consecutive input weights of a Linear row
+  return t;
+}
+
+bool is_mdgf(RecipeKind k) { return k == RecipeKind::MdgfLinear || k == RecipeKind::MdgfExp; }
+
+// Exactness of a weight's final mask: every full group of M along the rows keeps N, a shorter
+// last group min(N, its length), and the weight is 0 where the mask is.
+LayerNm check_nm(const std::string& name, const torch::Tensor& param, const torch::Tensor& mask,
+                 NmRatio r) {
+  LayerNm l;
+  l.name = name;
+  l.ratio = r.str();
+  const torch::Tensor m = mask.detach().to(torch::kFloat).contiguous();
+  const torch::Tensor w = param.detach().contiguous();
+  const int64_t rows = w.size(0), cols = w.numel() / rows;
+  const float* mp = m.data_ptr<float>();
+  const float* wp = w.data_ptr<float>();
+  bool exact = true;
+  int64_t kept = 0;
+  for (int64_t i = 0; i < rows && exact; ++i)
+    for (int64_t g = 0; g < cols; g += r.m) {
+      const int64_t len = std::min<int64_t>(r.m, cols - g);
+      int64_t k = 0;
+      for (int64_t j = g; j < g + len; ++j) {
+        const bool on = mp[i * cols + j] != 0;
+        k += on;
+        if (!on && wp[i * cols + j] != 0) exact = false;
+      }
+      kept += k;
+      if (k != std::min<int64_t>(r.n, len)) exact = false;
+    }
+  l.exact = exact;
+  l.sparsity_pct = 100.0 * (1.0 - static_cast<double>(kept) / static_cast<double>(rows * cols));
+  return l;
+}
+
+}  // namespace
+
+TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
+  const auto t_start = Clock::now();
+  const std::string model_name = canonical(o.model);
+  const bool gpt = model_name == "char-gpt";
+  if (!gpt && model_name != "vit-tiny")
+    fail("<flag --model>", "unknown model '" + o.model + "'; expected vit-tiny or char-gpt");
+  if (o.epochs < 1 || o.epochs > 100000) fail("<flag --epochs>", "must be in [1, 100000]");
+  if (o.steps < 0 || o.batch < 0 || o.eval_every < 0 || o.stop_after < 0)
+    fail("<flag --steps>", "steps, batch and eval-every must be >= 0");
+  if (o.threads < 0) fail("<flag --threads>", "must be >= 0");
+  if (!(o.lr >= 0) || !(o.weight_decay >= 0))
+    fail("<flag --lr>", "lr and weight decay must be >= 0");
+  o.recipe.validate();
+  prune::set_compute_threads(o.threads);
+
+  const Data d = load_data(o, gpt);
+  TransformerConfig cfg = gpt ? char_gpt_config(d.vocab, o.quick) : vit_tiny_config(o.quick);
+  if (o.tiny) {
+    cfg.dim = 16;
+    cfg.depth = 1;
+    cfg.heads = 2;
+    cfg.mlp = 32;
+    if (gpt) cfg.tokens = 16;
+  }
+  const int64_t batch = o.batch > 0 ? o.batch : (gpt ? 64 : 128);
+  const double lr = o.lr > 0 ? o.lr : (gpt ? 2e-3 : 1e-3);
+  const int64_t n_train = gpt ? d.train_ids.size(0) - cfg.tokens - 1 : d.x_train.size(0);
+  if (n_train < (gpt ? 1 : batch))
+    fail("<data>", gpt ? "the training text is shorter than one context window"
+                       : "fewer training images than one batch");
+  if (gpt && d.valid_ids.size(0) < cfg.tokens + 1)
+    fail("<data>", "the validation text is shorter than one context window");
+  const int64_t per_epoch =
+      gpt ? std::max<int64_t>(1, d.train_ids.size(0) / (batch * cfg.tokens)) : n_train / batch;
+  const int64_t total = o.steps > 0 ? o.steps : per_epoch * o.epochs;
+  const int64_t eval_every = o.eval_every > 0 ? o.eval_every : std::max<int64_t>(1, total / 10);
+
+  torch::manual_seed(o.seed);
+  Transformer net(cfg);
+  std::vector<prune::NamedParam> named = prune::named_params(*net);
+
+  // Groups of N:M weights and their plans.
+  const RecipeKind kind = o.recipe.kind;
+  std::vector<Group> groups;
+  const Plan dense_plan(Recipe{RecipeKind::Dense, o.recipe.nm, 0, 0, 0, 0, {}}, total);
+  if (o.recipe.sparse()) {
+    const NmRatio attn = o.nm_attention.empty() ? o.recipe.nm : parse_nm(o.nm_attention);
+    const NmRatio mlp = o.nm_mlp.empty() ? o.recipe.nm : parse_nm(o.nm_mlp);
+    std::vector<std::pair<std::string, NmRatio>> spec;
+    if (attn == mlp)
+      spec = {{"all", attn}};
+    else
+      spec = {{"attention", attn}, {"mlp", mlp}};
+    for (const auto& [gname, ratio] : spec) {
+      Group g;
+      g.name = gname;
+      Recipe r = o.recipe;
+      r.nm = ratio;
+      if (!(ratio == o.recipe.nm)) r.sequence.clear();
+      g.plan = std::make_unique<Plan>(r, total);
+      std::vector<prune::NamedParam> ps;
+      for (const prune::NamedParam& p : named) {
+        const bool a = is_attention_weight(p.name), m = is_mlp_weight(p.name);
+        if ((gname == "all" && (a || m)) || (gname == "attention" && a) || (gname == "mlp" && m)) {
+          ps.push_back(p);
+          g.params.push_back(p.name);
+          g.pruned_macs += static_cast<double>(cfg.tokens * p.tensor.numel());
+        }
+      }
+      prune::UpdaterConfig uc;
+      uc.algorithm =
+          kind == RecipeKind::SrSte ? prune::Algorithm::SrSte : prune::Algorithm::MagnitudeSte;
+      uc.sparsity = 1.0 - static_cast<double>(ratio.n) / ratio.m;
+      uc.type = nm_type(ratio);
+      uc.schedule = prune::Schedule::no_update();
+      uc.srste_decay = o.recipe.srste_lambda;
+      uc.seed = o.seed;
+      g.updater = std::make_shared<prune::Updater>(uc, ps);
+      g.current = ratio;
+      groups.push_back(std::move(g));
+    }
+  }
+
+  std::vector<torch::Tensor> params = net->parameters();
+  torch::optim::AdamW opt(params, torch::optim::AdamWOptions(lr).weight_decay(o.weight_decay));
+
+  TrainResult r;
+  r.model = gpt ? "char-gpt" : "vit-tiny";
+  r.data = canonical(o.data);
+  r.recipe = recipe_name(kind);
+  r.nm = kind == RecipeKind::Dense ? "-" : o.recipe.nm.str();
+  r.metric_name = gpt ? "valid_nats_per_char" : "test_accuracy_pct";
+  r.steps = total;
+  r.batch = batch;
+  for (const torch::Tensor& p : params) r.params += p.numel();
+
+  // FLOPs: each group's prunable multiply-adds by its plan, the rest dense.
+  double all_linear = cfg.block_linear_macs(), grouped = 0;
+  for (Group& g : groups) {
+    r.training_flops += training_flops(*g.plan, g.pruned_macs, 0.0, batch);
+    grouped += g.pruned_macs;
+  }
+  r.training_flops +=
+      training_flops(dense_plan, 0.0, cfg.other_macs() + all_linear - grouped, batch);
+  r.dense_flops = training_flops(dense_plan, 0.0, cfg.other_macs() + all_linear, batch);
+
+  auto frozen = [&] { return !groups.empty() && groups[0].updater->frozen(); };
+
+  // Masked forward for an evaluation at `step` (sparse phase), undone by unmask().
+  auto mask_for_eval = [&](int64_t step) {
+    if (groups.empty() || frozen() || groups[0].plan->phase(step) != Phase::Sparse) return;
+    for (Group& g : groups) g.updater->pre_forward(step);
+  };
+  auto unmask = [&] {
+    for (Group& g : groups) g.updater->restore_dense();
+  };
+
+  auto evaluate = [&](int64_t step, bool final_eval) {
+    torch::NoGradGuard no_grad;
+    mask_for_eval(step);
+    net->eval();
+    double metric = 0;
+    if (!gpt) {
+      int64_t correct = 0;
+      const int64_t n = d.x_test.size(0);
+      for (int64_t i = 0; i < n; i += 1000) {
+        const int64_t e = std::min(n, i + 1000);
+        correct += net->forward(d.x_test.slice(0, i, e))
+                       .argmax(1)
+                       .eq(d.y_test.slice(0, i, e))
+                       .sum()
+                       .item<int64_t>();
+      }
+      metric = n ? 100.0 * static_cast<double>(correct) / static_cast<double>(n) : 0.0;
+    } else {
+      // Non-overlapping windows of the held-out text (all of them at the end, evenly spaced
+      // 256 at most before), mean cross entropy over every predicted character.
+      const int64_t t = cfg.tokens, n = (d.valid_ids.size(0) - 1) / t;
+      const int64_t use = final_eval ? n : std::min<int64_t>(n, 256);
+      double sum = 0;
+      int64_t count = 0;
+      for (int64_t i = 0; i < use; i += 64) {
+        const int64_t e = std::min(use, i + 64);
+        std::vector<torch::Tensor> xs, ys;
+        for (int64_t k = i; k < e; ++k) {
+          const int64_t w = use == n ? k : k * n / use;
+          xs.push_back(d.valid_ids.slice(0, w * t, w * t + t));
+          ys.push_back(d.valid_ids.slice(0, w * t + 1, w * t + t + 1));
+        }
+        const torch::Tensor logits = net->forward(torch::stack(xs));
+        const torch::Tensor y = torch::stack(ys);
+        sum += torch::nn::functional::cross_entropy(
+                   logits.reshape({-1, cfg.classes}), y.reshape({-1}),
+                   torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                   .item<double>();
+        count += y.numel();
+      }
+      metric = count ? sum / static_cast<double>(count) : 0.0;
+    }
+    net->train();
+    unmask();
+    return metric;
+  };
+
+  // The batch of `step`: ViT, a permutation per epoch; GPT, random windows per step. Both
+  // depend only on (seed, step), so a resumed run sees the same batches.
+  std::vector<int64_t> perm;
+  int64_t perm_epoch = -1;
+  auto get_batch = [&](int64_t step, torch::Tensor& x, torch::Tensor& y) {
+    if (!gpt) {
+      const int64_t epoch = step / per_epoch, b = step % per_epoch;
+      if (epoch != perm_epoch) {
+        perm.resize(static_cast<size_t>(n_train));
+        for (int64_t i = 0; i < n_train; ++i) perm[static_cast<size_t>(i)] = i;
+        std::mt19937_64 rng(o.seed * 1000003ull + static_cast<uint64_t>(epoch));
+        std::shuffle(perm.begin(), perm.end(), rng);
+        perm_epoch = epoch;
+      }
+      const torch::Tensor idx =
+          torch::from_blob(perm.data() + b * batch, {batch}, torch::kLong).clone();
+      x = d.x_train.index_select(0, idx);
+      y = d.y_train.index_select(0, idx);
+      return;
+    }
+    std::mt19937_64 rng(o.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(step));
+    std::uniform_int_distribution<int64_t> start(0, n_train - 1);
+    std::vector<torch::Tensor> xs, ys;
+    for (int64_t i = 0; i < batch; ++i) {
+      const int64_t s = start(rng);
+      xs.push_back(d.train_ids.slice(0, s, s + cfg.tokens));
+      ys.push_back(d.train_ids.slice(0, s + 1, s + cfg.tokens + 1));
+    }
+    x = torch::stack(xs);
+    y = torch::stack(ys);
+  };
+
+  auto lr_at = [&](int64_t step) {
+    const int64_t warm = std::max<int64_t>(1, std::min<int64_t>(200, total / 20));
+    if (step < warm) return lr * static_cast<double>(step + 1) / static_cast<double>(warm);
+    const double p =
+        static_cast<double>(step - warm) / static_cast<double>(std::max<int64_t>(1, total - warm));
+    return lr * 0.5 * (1.0 + std::cos(kPi * p));
+  };
+
+  auto save_checkpoint = [&](int64_t step) {
+    if (o.checkpoint.empty()) return;
+    torch::serialize::OutputArchive ar;
+    net->save(ar);
+    torch::serialize::OutputArchive optim;
+    opt.save(optim);
+    ar.write("optimizer", optim);
+    ar.write("step", c10::IValue(step));
+    ar.write("frozen", c10::IValue(frozen()));
+    ar.write("signature", c10::IValue(r.model + "/" + r.recipe + "/" + r.nm + "/" +
+                                      std::to_string(total) + "/" + std::to_string(r.params)));
+    if (frozen())
+      for (size_t gi = 0; gi < groups.size(); ++gi)
+        for (size_t i = 0; i < groups[gi].updater->layers().size(); ++i)
+          ar.write("mask." + std::to_string(gi) + "." + std::to_string(i),
+                   groups[gi].updater->layers()[i].mask);
+    const std::string tmp = o.checkpoint + ".tmp";
+    ar.save_to(tmp);
+    if (std::rename(tmp.c_str(), o.checkpoint.c_str()) != 0)
+      fail(o.checkpoint, "cannot write the checkpoint");
+  };
+
+  int64_t step = 0;
+  if (!o.resume.empty()) {
+    torch::serialize::InputArchive ar;
+    try {
+      ar.load_from(o.resume);
+    } catch (const std::exception&) {
+      fail(o.resume, "cannot read the checkpoint");
+    }
+    c10::IValue sig, st, fr;
+    if (!ar.try_read("signature", sig) || !ar.try_read("step", st) || !ar.try_read("frozen", fr))
+      fail(o.resume, "not a sparsemap train checkpoint");
+    const std::string want = r.model + "/" + r.recipe + "/" + r.nm + "/" + std::to_string(total) +
+                             "/" + std::to_string(r.params);
+    if (sig.toStringRef() != want)
+      fail(o.resume, "the checkpoint is of another run (" + sig.toStringRef() + ", this one is " +
+                         want + ")");
+    net->load(ar);
+    torch::serialize::InputArchive optim;
+    ar.read("optimizer", optim);
+    opt.load(optim);
+    step = st.toInt();
+    if (fr.toBool())
+      for (size_t gi = 0; gi < groups.size(); ++gi) {
+        std::vector<torch::Tensor> masks(groups[gi].updater->layers().size());
+        for (size_t i = 0; i < masks.size(); ++i)
+          ar.read("mask." + std::to_string(gi) + "." + std::to_string(i), masks[i]);
+        groups[gi].updater->set_sparsity_type(nm_type(groups[gi].plan->recipe().nm));
+        groups[gi].current = groups[gi].plan->recipe().nm;
+        groups[gi].updater->freeze_with(masks);
+      }
+    r.resumed = true;
+    r.resumed_from = step;
+  }
+
+  const bool tty = isatty(fileno(stderr));
+  double train_s = 0, loss_sum = 0;
+  int64_t loss_count = 0;
+  torch::Tensor x, y;
+  for (; step < total; ++step) {
+    if (o.stop_after > 0 && step >= o.stop_after) break;
+    const auto t0 = Clock::now();
+    const Phase phase = groups.empty() ? Phase::Dense : groups[0].plan->phase(step);
+    if (phase == Phase::Sparse) {
+      for (Group& g : groups) {
+        const NmRatio want = g.plan->ratio_at(step);
+        if (!(want == g.current)) {
+          g.updater->set_sparsity_type(nm_type(want));
+          g.current = want;
+        }
+        g.updater->set_pruned_scale(g.plan->beta(step), is_mdgf(kind));
+        g.updater->pre_forward(step);
+      }
+    } else if (phase == Phase::Fine && !frozen()) {
+      for (Group& g : groups) {
+        g.updater->set_sparsity_type(nm_type(g.plan->recipe().nm));
+        g.current = g.plan->recipe().nm;
+        g.updater->set_pruned_scale(0.0, false);
+        g.updater->freeze(step);
+      }
+    }
+    for (auto& pg : opt.param_groups()) pg.options().set_lr(lr_at(step));
+    get_batch(step, x, y);
+    const torch::Tensor logits = net->forward(x);
+    const torch::Tensor loss = gpt ? torch::nn::functional::cross_entropy(
+                                         logits.reshape({-1, cfg.classes}), y.reshape({-1}))
+                                   : torch::nn::functional::cross_entropy(logits, y);
+    const double lv = loss.item<double>();
+    if (!std::isfinite(lv)) {
+      unmask();
+      fail("<training>",
+           "the loss became " + std::string(std::isnan(lv) ? "NaN" : "infinite") + " at step " +
+               std::to_string(step) + "; stopped" +
+               (o.checkpoint.empty() ? std::string(" (no checkpoint was asked for)")
+                                     : "; the last good checkpoint " + o.checkpoint + " is kept"));
+    }
+    opt.zero_grad();
+    loss.backward();
+    if (phase != Phase::Dense)
+      for (Group& g : groups) g.updater->before_step(step);
+    torch::nn::utils::clip_grad_norm_(params, 1.0);
+    opt.step();
+    if (phase != Phase::Dense)
+      for (Group& g : groups) g.updater->after_step(step);
+    train_s += seconds_between(t0, Clock::now());
+    loss_sum += lv;
+    ++loss_count;
+    if (progress && tty && (step % std::max<int64_t>(1, total / 200) == 0)) {
+      const int width = 30, done = static_cast<int>(width * (step + 1) / total);
+      progress("[" + std::string(static_cast<size_t>(done), '=') +
+                   std::string(static_cast<size_t>(width - done), ' ') + "] " +
+                   std::to_string(step + 1) + "/" + std::to_string(total) + " loss " +
+                   fmt("%.4f", lv) + " " + phase_name(phase),
+               true);
+    }
+    if ((step + 1) % eval_every == 0 && step + 1 < total) {
+      EvalPoint e;
+      e.step = step + 1;
+      e.train_loss = loss_sum / static_cast<double>(std::max<int64_t>(1, loss_count));
+      e.metric = evaluate(step + 1, false);
+      e.elapsed_s = seconds_between(t_start, Clock::now());
+      r.history.push_back(e);
+      loss_sum = 0;
+      loss_count = 0;
+      save_checkpoint(step + 1);
+      if (progress)
+        progress("[" + r.recipe + " " + r.nm + "] step " + std::to_string(e.step) + "/" +
+                     std::to_string(total) + ": train loss " + fmt("%.4f", e.train_loss) + ", " +
+                     (gpt ? "valid " + fmt("%.4f", e.metric) + " nats/char"
+                          : "test " + fmt("%.2f", e.metric) + "%") +
+                     ", " + fmt("%.1f", e.elapsed_s) + " s",
+                 false);
+    }
+  }
+  if (o.stop_after > 0 && step < total) {  // tests: an interrupted run
+    save_checkpoint(step);
+    r.steps = step;
+    r.train_s = train_s;
+    return r;
+  }
+  // The end: STE masks at the target from the final weights (when no fine-tune fixed them).
+  for (Group& g : groups) {
+    if (!g.updater->frozen()) {
+      g.updater->set_sparsity_type(nm_type(g.plan->recipe().nm));
+      g.updater->set_pruned_scale(0.0, false);
+      g.updater->freeze(total);
+    }
+    for (const prune::LayerState& l : g.updater->layers())
+      r.layers.push_back(check_nm(l.name, l.param, l.mask, g.plan->recipe().nm));
+  }
+  r.train_loss = loss_count ? loss_sum / static_cast<double>(loss_count)
+                            : (r.history.empty() ? 0.0 : r.history.back().train_loss);
+  r.metric = evaluate(total, true);
+  EvalPoint e;
+  e.step = total;
+  e.train_loss = r.train_loss;
+  e.metric = r.metric;
+  r.train_s = train_s;
+  r.total_s = seconds_between(t_start, Clock::now());
+  e.elapsed_s = r.total_s;
+  r.history.push_back(e);
+  save_checkpoint(total);
+  for (const torch::Tensor& p : params) {
+    const torch::Tensor c = p.detach().contiguous();
+    r.final_params.insert(r.final_params.end(), c.data_ptr<float>(),
+                          c.data_ptr<float>() + c.numel());
+  }
+  return r;
+}
+
+}  // namespace sparsemap::ml::train
