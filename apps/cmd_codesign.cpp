@@ -43,29 +43,6 @@ struct CodesignArgs {
   workload::ZooOptions zoo;
 };
 
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
 struct Budget {
   std::string name;
   double area = 0;
@@ -152,7 +129,7 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
   if (a.baselines == "all")
     names = {"ga", "random", "sa", "de", "pso", "cmaes", "oneplusone", "bo", "fixed-gamma"};
   else if (a.baselines != "none")
-    names = split(a.baselines);
+    names = split_list(a.baselines);
   for (const auto& n : names)
     if (n != "fixed-gamma" && (n == "digamma" || [&] {
           const auto& al = cd::codesign_algos();
@@ -367,7 +344,7 @@ void run_codesign_cmd(const CodesignArgs& a) {
   // The table: every model on every platform.
   if (!ckpt.empty())
     throw InputError({"<flag --checkpoint>", 0, 0}, "--table does not take a checkpoint");
-  const std::vector<std::string> models = split(a.models), platforms = split(a.platforms);
+  const std::vector<std::string> models = split_list(a.models), platforms = split_list(a.platforms);
   if (models.empty()) throw InputError({"<flag --models>", 0, 0}, "expected model names");
   if (platforms.empty()) throw InputError({"<flag --platforms>", 0, 0}, "expected platforms");
   std::vector<Budget> budgets;

@@ -33,14 +33,6 @@ struct Item {
   std::string note;  // e.g. "mapping of the layer before (no Dataflow block)"
 };
 
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
-
 nlohmann::json cost_json(const std::string& name, const cost::Cost& c, const Item& it) {
   nlohmann::json j = {{"name", name},
                       {"status", std::string(cost::status_name(c.status))},

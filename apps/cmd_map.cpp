@@ -46,14 +46,6 @@ struct MapArgs {
   workload::ZooOptions zoo;
 };
 
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
-
 double utilisation_pct(const cost::Cost& c, const arch::Arch& hw) {
   if (!c.ok() || c.runtime_cycles <= 0) return 0;
   return 100.0 * static_cast<double>(c.macs) /

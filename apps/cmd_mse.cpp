@@ -34,22 +34,6 @@ struct MseArgs {
   bool quiet = false;
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, ',');)
-    if (!x.empty()) out.push_back(x);
-  return out;
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
-
 bool ends_with(const std::string& s, const std::string& e) {
   return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
 }
@@ -78,9 +62,9 @@ struct Run {  // one (algo, budget, seed) over every distinct layer
 void run_mse(const MseArgs& a) {
   search::MpiSession mpi;
   const bool root = mpi.is_root();
-  const std::vector<std::string> models = split(a.models), algos = split(a.algos);
+  const std::vector<std::string> models = split_list(a.models), algos = split_list(a.algos);
   std::vector<int64_t> budgets;
-  for (const auto& b : split(a.budgets)) {
+  for (const auto& b : split_list(a.budgets)) {
     try {
       budgets.push_back(std::stoll(b));
     } catch (...) {

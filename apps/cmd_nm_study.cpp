@@ -49,12 +49,6 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 #ifdef SPARSEMAP_HAVE_TORCH
 
 using namespace sparsemap::ml::train;

@@ -58,14 +58,6 @@ std::vector<T> parse_list(const std::string& text, const std::string& flag) {
   return out;
 }
 
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

@@ -109,12 +109,6 @@ void add_training(CLI::App* cmd, PruneArgs* a) {
 
 using namespace sparsemap::ml::prune;
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 ProgressFn progress_fn(const PruneArgs& a) {
   if (a.quiet) return nullptr;
   return [](const std::string& line) { std::cerr << line << "\n" << std::flush; };

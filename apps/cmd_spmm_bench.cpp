@@ -62,14 +62,6 @@ std::vector<double> parse_sparsities(const std::string& text) {
   return out;
 }
 
-std::string fixed(double v, int digits) {
-  std::ostringstream os;
-  os.setf(std::ios::fixed);
-  os.precision(digits);
-  os << v;
-  return os.str();
-}
-
 struct Row {
   GemmShape shape;
   FormatSpec spec;

@@ -38,12 +38,6 @@ struct TrainArgs {
 
 using namespace sparsemap::ml::train;
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 void run(const TrainArgs& a) {
   TrainOptions o;
   o.model = a.model;

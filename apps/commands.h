@@ -45,6 +45,11 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// v with `digits` digits after the point ("%.*f").
+std::string fixed(double v, int digits);
+// "a, b,,c" -> {"a", "b", "c"}: a comma-separated list, spaces and empty items dropped.
+std::vector<std::string> split_list(const std::string& s);
+
 // 4090000000 -> "4,090,000,000".
 std::string with_commas(int64_t v);
 

@@ -1,5 +1,6 @@
 // Shared CLI helpers: JSON output, tables, model loading, layer descriptions.
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -52,6 +53,27 @@ std::string Table::str() const {
   os << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
   for (const auto& r : rows_) line(r);
   return os.str();
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
 }
 
 std::string with_commas(int64_t v) {
