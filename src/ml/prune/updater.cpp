@@ -130,10 +130,12 @@ void Updater::init_masks() {
   }
 }
 
-// The straight-through hooks run at every step, so they avoid temporaries: the mask comes from
-// the parameter itself (every mask rule ranks |score|, so w and |w| give the same mask), and one
-// fused pass stores the dense weights, writes the {0,1} mask and the masked weights
-// (w * (mask + (1 - mask) * beta), beta = pruned_scale_, 0 unless a recipe sets it).
+// The straight-through hooks run at every step, so they avoid temporaries and copies: the mask
+// comes from the parameter itself (every mask rule ranks |score|, so w and |w| give the same
+// mask); one pass writes the {0,1} mask and the masked weights (w * (mask + (1 - mask) * beta),
+// beta = pruned_scale_, 0 unless a recipe sets it) into a second buffer, and the parameter is
+// pointed at that buffer for the forward and backward (set_data) and back at its dense storage
+// afterwards, so the dense weights are never copied.
 void Updater::pre_forward(int64_t step) {
   if (!is_ste(config_.algorithm) || masked_forward_ || frozen_) return;
   torch::NoGradGuard no_grad;
@@ -142,48 +144,33 @@ void Updater::pre_forward(int64_t step) {
     LayerState& l = layers_[i];
     if (!l.target) continue;
     const double s = std::clamp(config_.schedule.sparsity_at(*l.target, step), 0.0, 1.0);
-    const torch::Tensor w = l.param.detach();
-    SPARSEMAP_ASSERT(w.is_contiguous());
-    const ConstMatrixView scores = config_.algorithm == Algorithm::RandomSte
-                                       ? ConstMatrixView{l.fixed_scores.data(), matrix_view(w).rows,
-                                                         matrix_view(w).cols, matrix_view(w).cols}
-                                       : matrix_view(w);
-    if (!l.dense.defined()) l.dense = torch::empty_like(l.param);
-    // Rewritten in place unless someone else holds the previous mask.
-    if (!l.mask.defined() || l.mask.use_count() > 1 || l.mask.sizes() != w.sizes())
-      l.mask = torch::empty_like(w);
-    float* p = w.data_ptr<float>();
-    float* d = l.dense.data_ptr<float>();
+    l.dense = l.param.detach();
+    SPARSEMAP_ASSERT(l.dense.is_contiguous());
+    const ConstMatrixView w = matrix_view(l.dense);
+    const ConstMatrixView scores =
+        config_.algorithm == Algorithm::RandomSte
+            ? ConstMatrixView{l.fixed_scores.data(), w.rows, w.cols, w.cols}
+            : w;
+    // Both rewritten in place unless someone else holds them.
+    if (!l.masked.defined() || l.masked.use_count() > 1 || l.masked.sizes() != l.dense.sizes())
+      l.masked = torch::empty_like(l.dense);
+    if (!l.mask.defined() || l.mask.use_count() > 1 || l.mask.sizes() != l.dense.sizes())
+      l.mask = torch::empty_like(l.dense);
+    float* out = l.masked.data_ptr<float>();
     float* mk = l.mask.data_ptr<float>();
-    const int64_t n = w.numel();
+    const int64_t n = l.dense.numel();
     if (config_.type.kind == SparsityKind::Unstructured) {
-      // magnitude_mask's rule as a threshold, applied in the same pass (no uint8 mask).
-      const sparse::MagnitudeThreshold t = sparse::magnitude_threshold(scores, s);
-      const float* sc = scores.data;
-      int64_t ties = t.ties;
+      ste_mask_unstructured(w.data, scores.data, out, mk, n, sparse::kept_units(n, s), beta,
+                            l.band);
+    } else {
+      const Mask m = compute_mask(scores, config_.type, s, l.shape);
       for (int64_t j = 0; j < n; ++j) {
-        uint32_t bits;
-        std::memcpy(&bits, sc + j, sizeof bits);
-        bits &= 0x7fffffffu;
-        const int64_t tie = (bits == t.bits) & (ties > 0);
-        ties -= tie;
-        const float k = static_cast<float>((bits > t.bits) | tie);
-        const float x = p[j];
-        d[j] = x;
+        const float k = m.keep[static_cast<size_t>(j)] ? 1.0f : 0.0f;
         mk[j] = k;
-        p[j] = x * (k + (1.0f - k) * beta);
+        out[j] = w.data[j] * (k + (1.0f - k) * beta);
       }
-      continue;
     }
-    const Mask m = compute_mask(scores, config_.type, s, l.shape);
-    const uint8_t* keep = m.keep.data();
-    for (int64_t j = 0; j < n; ++j) {
-      const float x = p[j];
-      const float k = keep[j] ? 1.0f : 0.0f;
-      d[j] = x;
-      mk[j] = k;
-      p[j] = x * (k + (1.0f - k) * beta);
-    }
+    l.param.set_data(l.masked);
   }
   masked_forward_ = true;
 }
@@ -192,7 +179,7 @@ void Updater::restore_dense() {
   if (!masked_forward_) return;
   torch::NoGradGuard no_grad;
   for (LayerState& l : layers_)
-    if (l.target && l.dense.defined()) l.param.detach().copy_(l.dense);
+    if (l.target && l.dense.defined()) l.param.set_data(l.dense);
   masked_forward_ = false;
 }
 
@@ -298,31 +285,24 @@ StepInfo Updater::before_step(int64_t step) {
     return info;
   }
   if (is_ste(a)) {
-    const bool was_masked = masked_forward_;
-    restore_dense();
-    // MDGF: the gradient of w * (mask + (1 - mask) * beta) with respect to w.
-    if (was_masked && scale_pruned_gradients_)
-      for (LayerState& l : layers_)
-        if (l.mask.defined() && l.param.grad().defined())
-          l.param.mutable_grad().mul_(l.mask + (1 - l.mask) * pruned_scale_);
-    // SR-STE: grad += lambda_W * (1 - mask) * w, one fused pass (mask is {0,1}).
-    if (a == Algorithm::SrSte && config_.srste_decay > 0) {
-      const float lambda = static_cast<float>(config_.srste_decay);
-      for (LayerState& l : layers_) {
-        if (!l.mask.defined() || !l.param.grad().defined()) continue;
-        torch::Tensor g = l.param.mutable_grad();
-        const torch::Tensor w = l.param.detach();
-        if (!g.is_contiguous() || g.scalar_type() != torch::kFloat) {
-          g.add_(w * (1 - l.mask), config_.srste_decay);
-          continue;
-        }
-        float* gp = g.data_ptr<float>();
-        const float* wp = w.data_ptr<float>();
-        const float* mp = l.mask.data_ptr<float>();
-        const int64_t n = w.numel();
-        for (int64_t j = 0; j < n; ++j) gp[j] += lambda * (wp[j] * (1.0f - mp[j]));
-      }
+    // Restore the dense weights and, in the same pass, scale the pruned weights' gradients
+    // (mask decay: the gradient of w * (mask + (1 - mask) * beta)) and add SR-STE's
+    // lambda_W * (1 - mask) * w.
+    const float lambda = a == Algorithm::SrSte ? static_cast<float>(config_.srste_decay) : 0.0f;
+    const float gscale =
+        masked_forward_ && scale_pruned_gradients_ ? static_cast<float>(pruned_scale_) : 1.0f;
+    for (LayerState& l : layers_) {
+      torch::Tensor g = l.param.mutable_grad();
+      if (!l.target || !l.mask.defined() || !g.defined() || (lambda == 0 && gscale == 1.0f))
+        continue;
+      const torch::Tensor w = masked_forward_ && l.dense.defined() ? l.dense : l.param.detach();
+      if (g.is_contiguous() && g.scalar_type() == torch::kFloat)
+        ste_gradient(g.data_ptr<float>(), w.data_ptr<float>(), l.mask.data_ptr<float>(), lambda,
+                     gscale, g.numel());
+      else
+        g.mul_(l.mask + (1 - l.mask) * gscale).add_(w * (1 - l.mask), lambda);
     }
+    restore_dense();
     return info;
   }
   if (a != Algorithm::NoPrune && config_.schedule.is_update_step(step)) {

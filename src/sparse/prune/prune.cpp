@@ -97,11 +97,6 @@ void select_top(const std::vector<K>& key, int64_t keep, std::vector<K>& cand, u
   }
 }
 
-int64_t kept_units(int64_t units, double sparsity) {
-  check_sparsity(sparsity);
-  return units - std::llround(sparsity * static_cast<double>(units));
-}
-
 // Keeps the rectangular units of a grid of uh x uw cells, scored by their L2 norm (ranked by the
 // squared norm, the same order). Entries (1 x 1 units) are ranked by |w| through the bits of
 // the float (|w| and w^2 order and tie alike); larger units by the bits of their double sum.
@@ -174,24 +169,37 @@ void keep_top_n(const std::vector<double>& score, int n, std::vector<int>& out) 
 
 Mask magnitude_mask(ConstMatrixView w, double sparsity) { return unit_mask(w, 1, 1, sparsity); }
 
+namespace {
+
+uint32_t abs_bits(const float* x) {
+  uint32_t bits;
+  std::memcpy(&bits, x, sizeof bits);
+  return bits & 0x7fffffffu;
+}
+
+}  // namespace
+
+int64_t kept_units(int64_t units, double sparsity) {
+  check_sparsity(sparsity);
+  return units - std::llround(sparsity * static_cast<double>(units));
+}
+
 MagnitudeThreshold magnitude_threshold(ConstMatrixView w, double sparsity) {
   check_view(w, "W");
   const int64_t n = w.rows * w.cols;
   const int64_t keep = kept_units(n, sparsity);
+  if (w.ld == w.cols || w.rows <= 1) return top_magnitude_threshold(w.data, n, keep);
   thread_local std::vector<uint32_t> cand;
-  auto abs_bits = [](const float* x) {
-    uint32_t bits;
-    std::memcpy(&bits, x, sizeof bits);
-    return bits & 0x7fffffffu;
-  };
-  Threshold<uint32_t> t;
-  if (w.ld == w.cols || w.rows <= 1)
-    t = find_threshold<uint32_t>(
-        n, keep, [&](int64_t j) { return abs_bits(w.data + j); }, cand);
-  else
-    t = find_threshold<uint32_t>(
-        n, keep, [&](int64_t j) { return abs_bits(w.data + (j / w.cols) * w.ld + j % w.cols); },
-        cand);
+  const Threshold<uint32_t> t = find_threshold<uint32_t>(
+      n, keep, [&](int64_t j) { return abs_bits(w.data + (j / w.cols) * w.ld + j % w.cols); },
+      cand);
+  return {t.key, t.ties};
+}
+
+MagnitudeThreshold top_magnitude_threshold(const float* x, int64_t n, int64_t keep) {
+  thread_local std::vector<uint32_t> cand;
+  const Threshold<uint32_t> t = find_threshold<uint32_t>(
+      n, keep, [&](int64_t j) { return abs_bits(x + j); }, cand);
   return {t.key, t.ties};
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sparsemap/ml/prune/algorithm.h"
+#include "sparsemap/ml/prune/ste_mask.h"
 #include "sparsemap/sparse/format/dense.h"
 
 namespace sparsemap::ml::prune {
@@ -48,10 +49,13 @@ struct LayerState {
   std::string name;
   torch::Tensor param;
   std::vector<int64_t> shape;
-  std::optional<double> target;     // nullopt: the parameter stays dense
-  torch::Tensor mask;               // {0,1}, the parameter's dtype and shape; undefined: no mask
-  torch::Tensor dense;              // STE: the dense weights while a masked forward runs
+  std::optional<double> target;  // nullopt: the parameter stays dense
+  torch::Tensor mask;            // {0,1}, the parameter's dtype and shape; undefined: no mask
+  torch::Tensor dense;   // STE: the dense weights (the parameter's own storage) while a masked
+                         // forward runs
+  torch::Tensor masked;  // STE: the buffer the parameter points at during a masked forward
   std::vector<float> fixed_scores;  // random_ste: scores drawn once
+  SteBand band;                     // STE, unstructured: the threshold tracked between steps
 };
 
 // What the last before_step did.

@@ -14,6 +14,10 @@
 
 namespace sparsemap::sparse {
 
+// How many of `units` a mask at `sparsity` keeps: units - round(sparsity * units). Throws
+// InputError for a sparsity outside [0, 1].
+int64_t kept_units(int64_t units, double sparsity);
+
 // Unstructured: keeps the largest |w|. Throws InputError for s outside [0, 1].
 Mask magnitude_mask(ConstMatrixView w, double sparsity);
 
@@ -26,6 +30,9 @@ struct MagnitudeThreshold {
   int64_t ties = 0;
 };
 MagnitudeThreshold magnitude_threshold(ConstMatrixView w, double sparsity);
+// The same rule by count: keeps the `keep` largest |x_i| of x[0, n) (keep <= 0: none; keep >= n:
+// all).
+MagnitudeThreshold top_magnitude_threshold(const float* x, int64_t n, int64_t keep);
 
 // Column vectors: units are the V x 1 vectors of CVSE (rows [g*V, g*V+V) of one column; the
 // last group may be shorter), scored by their L2 norm. V in {1, 2, 4, 8, 16, 32}.
