@@ -11,7 +11,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "commands.h"
 #include "sparsemap/error.h"
@@ -40,14 +39,6 @@ struct StudyArgs {
   std::string json;
   bool quiet = false;
 };
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string t; std::getline(ss, t, ',');)
-    if (!t.empty()) out.push_back(t);
-  return out;
-}
 
 #ifdef SPARSEMAP_HAVE_TORCH
 
@@ -163,7 +154,8 @@ void run(const StudyArgs& a) {
     o.recipe.nm = parse_nm(c.nm == "-" ? ratios.front() : c.nm);
     o.quick = a.quick;
     o.seed = c.seed;
-    o.threads = a.threads;
+    // The quick models are small enough that a second thread costs more than it gives.
+    o.threads = a.threads > 0 ? a.threads : (a.quick ? 1 : 0);
     if (c.model == "vit-tiny") {
       o.epochs = a.vit_epochs > 0 ? a.vit_epochs : (a.quick ? 3 : 15);
       if (a.quick) {
@@ -282,7 +274,7 @@ void register_nm_study(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--gpt-steps", a->gpt_steps, "char-GPT steps (0: 3000, quick 300)")
       ->capture_default_str();
-  cmd->add_option("--threads", a->threads, "libtorch threads (0: all cores)")
+  cmd->add_option("--threads", a->threads, "libtorch threads (0: all cores; 1 with --quick)")
       ->capture_default_str();
   cmd->add_option("--data-dir", a->data_dir, "Folder of Fashion-MNIST's IDX files")
       ->capture_default_str();

@@ -196,6 +196,15 @@ FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t se
   return best;
 }
 
+int64_t compute_bound_cycles(const CodesignSpace& sp) {
+  const CodesignOptions& o = sp.options();
+  int64_t pes = (o.pe_limit / o.pe_step) * o.pe_step;
+  while (pes > o.pe_step && sp.area(pes, 0, 0) > o.area_budget_mm2) pes -= o.pe_step;
+  int64_t cycles = 0;
+  for (const workload::Layer& l : sp.model_layers()) cycles += (l.macs() + pes - 1) / pes;
+  return cycles;
+}
+
 json design_json(const CodesignSpace& sp, const CodesignResult& r) {
   const DesignEval& d = r.design;
   json layers = json::array();

@@ -120,6 +120,18 @@ TEST(Codesign, BeatsFixedAcceleratorPlusGamma) {
   EXPECT_LT(r.design.runtime_cycles, f.runtime_cycles);
 }
 
+TEST(Codesign, ComputeBoundIsHandWorkedAndBelowEveryDesign) {
+  auto sp = edge_space();
+  // 200 PEs: ceil(MACs / 200) of c1 442,368 -> 2,212; c2 and c3 1,179,648 -> 5,899 each; c4 and
+  // c4b 2,359,296 -> 11,797 each; c5 524,288 -> 2,622; fc 1,280 -> 7.
+  EXPECT_EQ(compute_bound_cycles(*sp), 40233);
+  RunOptions ro;
+  ro.budget = 100;
+  const CodesignResult r = run_codesign(sp, ro);
+  ASSERT_TRUE(r.design.feasible);
+  EXPECT_GE(r.design.runtime_cycles, 40233);
+}
+
 TEST(Codesign, SameSeedSameResultWithOneAndTwoThreads) {
   auto sp = edge_space();
   for (const std::string algo : {"digamma", "de"}) {

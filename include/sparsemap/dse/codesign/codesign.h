@@ -238,6 +238,12 @@ struct FixedResult {
 std::vector<arch::Arch> fixed_grid(const CodesignSpace& space);
 FixedResult run_fixed_gamma(const CodesignSpace& space, int64_t budget, uint64_t seed, int threads);
 
+// The compute bound: sum over the model's layers of ceil(MACs / P) cycles, P being the most PEs
+// any design in the space can have (a multiple of pe_step, <= pe_limit, within the area budget
+// with no SRAM). No design's latency is lower, so a baseline's cycles over this bound is the
+// largest speedup any co-design could show over it.
+int64_t compute_bound_cycles(const CodesignSpace& space);
+
 // The JSON of a design: accelerator, per-layer mappings and costs, totals.
 nlohmann::json design_json(const CodesignSpace& space, const CodesignResult& r);
 
