@@ -14,6 +14,7 @@
 #include "sparsemap/ml/prune/export.h"
 #include "sparsemap/ml/prune/train.h"
 #include "sparsemap/sparse/format/format_spec.h"
+#include "sparsemap/sparse/kernels/spmm.h"
 #endif
 
 namespace sparsemap::cli {
@@ -338,11 +339,19 @@ void run_overhead(const PruneArgs& a) {
   o.optimizer = a.optimizer;
   o.seed = a.seed;
   o.threads = a.threads;
-  for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
-    if (std::getenv(var) && !a.quiet)
-      std::cerr << "sparsemap: warning: " << var
-                << " is set; measure with `env -u "
-                   "OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap prune-overhead ...`\n";
+  // The dense baseline must run OpenBLAS's best kernel for this CPU. Some virtual machines hide
+  // the CPU model, and OpenBLAS's own detection then falls back to Prescott (SSE3, about 4x
+  // slower than its AVX-512 kernel here), which would flatter the overhead.
+  const std::string core = sparse::openblas_core_name();
+  const char* best = __builtin_cpu_supports("avx512f") ? "SkylakeX"
+                     : __builtin_cpu_supports("avx2")  ? "Haswell"
+                                                       : nullptr;
+  if (!a.quiet && std::getenv("OPENBLAS_L2_SIZE"))
+    std::cerr << "sparsemap: warning: OPENBLAS_L2_SIZE is set; measure with it unset\n";
+  if (!a.quiet && best && core != best)
+    std::cerr << "sparsemap: warning: OpenBLAS runs its " << core << " kernel on a CPU that has "
+              << best << "'s; for a fair dense baseline set OPENBLAS_CORETYPE=" << best
+              << " for this command\n";
   const std::vector<OverheadRow> rows = measure_overhead(o, progress_fn(a));
   nlohmann::json jr = nlohmann::json::array();
   Table t({"algorithm", "dense ms", "sparse ms", "overhead %", "hooks ms", "hooks %", "update ms",
@@ -364,7 +373,8 @@ void run_overhead(const PruneArgs& a) {
   }
   if (!a.quiet && a.json != "-")
     std::cout << a.model << ", batch " << a.batch << ", " << a.optimizer << ", "
-              << a.rounds * a.steps << " timed steps per contender (medians)\n"
+              << a.rounds * a.steps << " timed steps per contender (medians), OpenBLAS " << core
+              << "\n"
               << t.str();
   if (!a.json.empty())
     write_json({{"command", "prune-overhead"},
@@ -372,6 +382,7 @@ void run_overhead(const PruneArgs& a) {
                 {"batch", a.batch},
                 {"optimizer", a.optimizer},
                 {"target_sparsity_pct", 100.0 * a.sparsity},
+                {"openblas_core", core},
                 {"rows", jr}},
                a.json);
 }

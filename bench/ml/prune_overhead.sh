@@ -8,14 +8,21 @@
 #   bench/ml/prune_overhead.sh [SPARSEMAP_BINARY] [OUT_PREFIX] [THREADS]
 #   (default: build/sparsemap, prune_overhead -> prune_overhead-mlp.json, prune_overhead-cnn.json)
 #
-# One libtorch thread by default (see prune_compare.sh). OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
-# are unset in this command only (DESIGN.md pitfalls).
+# One libtorch thread by default (see prune_compare.sh). OPENBLAS_L2_SIZE is unset in these
+# commands only (DESIGN.md pitfalls), and OPENBLAS_CORETYPE names OpenBLAS's best kernel for this
+# CPU's flags: on virtual machines that hide the CPU model, OpenBLAS's own detection falls back to
+# Prescott, a dense baseline about 4x slower.
 set -euo pipefail
 bin=${1:-build/sparsemap}
 out=${2:-prune_overhead}
 threads=${3:-1}
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$bin" prune-overhead --model mlp --batch 256 \
-  --threads "$threads" --json "$out-mlp.json"
+core=()
+if grep -qw avx512f /proc/cpuinfo; then
+  core=(OPENBLAS_CORETYPE=SkylakeX)
+elif grep -qw avx2 /proc/cpuinfo; then
+  core=(OPENBLAS_CORETYPE=Haswell)
+fi
+run() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "${core[@]}" "$bin" prune-overhead "$@"; }
+run --model mlp --batch 256 --threads "$threads" --json "$out-mlp.json"
 echo
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$bin" prune-overhead --model cnn --batch 256 \
-  --threads "$threads" --steps 5 --rounds 6 --json "$out-cnn.json"
+run --model cnn --batch 256 --threads "$threads" --steps 5 --rounds 6 --json "$out-cnn.json"

@@ -35,7 +35,7 @@ int64_t first_pass_scalar(const float* w, const float* s, float* out, float* mk,
   for (int64_t j = from; j < n; ++j) {
     const uint32_t key = abs_bits(s[j]);
     const bool k = key > tp;
-    mk[j] = k ? 1.0f : 0.0f;
+    if (mk) mk[j] = k ? 1.0f : 0.0f;
     out[j] = k ? w[j] : w[j] * beta;
     above += key > hi;
     if (key >= lo && key <= hi) idx.push_back(static_cast<int32_t>(j));
@@ -48,7 +48,8 @@ bool has_avx2() {
   return ok;
 }
 
-// The same, 8 entries at a time.
+// The same, 8 entries at a time (WriteMask: mk is given).
+template <bool WriteMask>
 __attribute__((target("avx2"))) int64_t first_pass_avx2(const float* w, const float* s, float* out,
                                                         float* mk, int64_t n, float beta,
                                                         uint32_t tp, uint32_t lo, uint32_t hi,
@@ -64,7 +65,7 @@ __attribute__((target("avx2"))) int64_t first_pass_avx2(const float* w, const fl
     const __m256i key = _mm256_and_si256(_mm256_castps_si256(_mm256_loadu_ps(s + j)), abs_mask);
     const __m256 x = _mm256_loadu_ps(w + j);
     const __m256 kept = _mm256_castsi256_ps(_mm256_cmpgt_epi32(key, vtp));
-    _mm256_storeu_ps(mk + j, _mm256_and_ps(kept, one));
+    if constexpr (WriteMask) _mm256_storeu_ps(mk + j, _mm256_and_ps(kept, one));
     _mm256_storeu_ps(out + j, _mm256_blendv_ps(_mm256_mul_ps(x, vbeta), x, kept));
     const __m256i gt_hi = _mm256_cmpgt_epi32(key, vhi);
     count = _mm256_add_epi32(count, gt_hi);
@@ -107,7 +108,7 @@ void ste_mask_unstructured(const float* w, const float* s, float* out, float* mk
   if (keep <= 0 || keep >= n) {  // all or nothing: no threshold to track
     const float k = keep > 0 ? 1.0f : 0.0f, scale = keep > 0 ? 1.0f : beta;
     for (int64_t j = 0; j < n; ++j) {
-      mk[j] = k;
+      if (mk) mk[j] = k;
       out[j] = w[j] * scale;
     }
     band.valid = false;
@@ -117,9 +118,10 @@ void ste_mask_unstructured(const float* w, const float* s, float* out, float* mk
   const uint32_t tp = band.valid ? band.t : 0x7fffffffu;
   const uint32_t lo = band.valid ? band.lo : 1u, hi = band.valid ? band.hi : 0u;  // empty band
   band.idx.clear();
-  const int64_t above = has_avx2()
-                            ? first_pass_avx2(w, s, out, mk, n, beta, tp, lo, hi, band.idx)
-                            : first_pass_scalar(w, s, out, mk, 0, n, beta, tp, lo, hi, band.idx);
+  const int64_t above = !has_avx2()
+                            ? first_pass_scalar(w, s, out, mk, 0, n, beta, tp, lo, hi, band.idx)
+                        : mk ? first_pass_avx2<true>(w, s, out, mk, n, beta, tp, lo, hi, band.idx)
+                             : first_pass_avx2<false>(w, s, out, mk, n, beta, tp, lo, hi, band.idx);
   const int64_t m = static_cast<int64_t>(band.idx.size());
   if (band.valid && above < keep && keep <= above + m) {
     // The new threshold is among the band's entries: select there and fix up those only.
@@ -134,7 +136,7 @@ void ste_mask_unstructured(const float* w, const float* s, float* out, float* mk
       const uint32_t key = abs_bits(band.keys[static_cast<size_t>(i)]);
       const bool kept = key > t.bits || (key == t.bits && ties > 0);
       ties -= key == t.bits && kept;
-      mk[j] = kept ? 1.0f : 0.0f;
+      if (mk) mk[j] = kept ? 1.0f : 0.0f;
       out[j] = kept ? w[j] : w[j] * beta;
     }
     const double width = static_cast<double>(bits_float(band.hi)) - bits_float(band.lo);
@@ -155,7 +157,7 @@ void ste_mask_unstructured(const float* w, const float* s, float* out, float* mk
     ties -= tie;
     near += (key >= near_lo) & (key <= near_hi);
     const float k = static_cast<float>((key > t.bits) | tie);
-    mk[j] = k;
+    if (mk) mk[j] = k;
     out[j] = w[j] * (k + (1.0f - k) * beta);
   }
   if (near >= 16 && tf > 0 && std::isfinite(tf))
@@ -171,6 +173,10 @@ void ste_gradient(float* g, const float* w, const float* mk, float lambda, float
     const float k = mk[j];
     g[j] = g[j] * (k + (1.0f - k) * gscale) + lambda * (w[j] * (1.0f - k));
   }
+}
+
+void ste_decay(float* g, const float* w, const float* masked, float lambda, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) g[j] += lambda * (w[j] - masked[j]);  // vectorised
 }
 
 }  // namespace sparsemap::ml::prune

@@ -85,5 +85,15 @@ TEST(SteMask, GradientScalesPrunedEntriesAndAddsTheDecay) {
   EXPECT_FLOAT_EQ(g[3], 4.0f);
 }
 
+TEST(SteMask, DecayFromTheMaskedWeightsEqualsTheMaskFormula) {
+  std::vector<float> w = {0.5f, -1, 2, 0, 3}, mk = {1, 0, 0, 1, 0}, masked(5), g(5, 1.0f),
+                     want(5, 1.0f);
+  for (size_t j = 0; j < w.size(); ++j) masked[j] = w[j] * mk[j];
+  ste_decay(g.data(), w.data(), masked.data(), 0.25f, 5);
+  ste_gradient(want.data(), w.data(), mk.data(), 0.25f, 1.0f, 5);
+  EXPECT_EQ(g, want);
+  EXPECT_FLOAT_EQ(g[1], 1.0f + 0.25f * -1);
+}
+
 }  // namespace
 }  // namespace sparsemap::ml::prune

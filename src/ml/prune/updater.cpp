@@ -154,12 +154,18 @@ void Updater::pre_forward(int64_t step) {
     // Both rewritten in place unless someone else holds them.
     if (!l.masked.defined() || l.masked.use_count() > 1 || l.masked.sizes() != l.dense.sizes())
       l.masked = torch::empty_like(l.dense);
-    if (!l.mask.defined() || l.mask.use_count() > 1 || l.mask.sizes() != l.dense.sizes())
+    // Unstructured masks are written only when mask decay or SR-STE with beta > 0 needs them;
+    // before_step then takes SR-STE's decay from the masked weights.
+    const bool unstructured = config_.type.kind == SparsityKind::Unstructured;
+    if (unstructured && !scale_pruned_gradients_ && pruned_scale_ == 0.0) {
+      l.mask = torch::Tensor();
+    } else if (!l.mask.defined() || l.mask.use_count() > 1 || l.mask.sizes() != l.dense.sizes()) {
       l.mask = torch::empty_like(l.dense);
+    }
     float* out = l.masked.data_ptr<float>();
-    float* mk = l.mask.data_ptr<float>();
+    float* mk = l.mask.defined() ? l.mask.data_ptr<float>() : nullptr;
     const int64_t n = l.dense.numel();
-    if (config_.type.kind == SparsityKind::Unstructured) {
+    if (unstructured) {
       ste_mask_unstructured(w.data, scores.data, out, mk, n, sparse::kept_units(n, s), beta,
                             l.band);
     } else {
@@ -293,14 +299,24 @@ StepInfo Updater::before_step(int64_t step) {
         masked_forward_ && scale_pruned_gradients_ ? static_cast<float>(pruned_scale_) : 1.0f;
     for (LayerState& l : layers_) {
       torch::Tensor g = l.param.mutable_grad();
-      if (!l.target || !l.mask.defined() || !g.defined() || (lambda == 0 && gscale == 1.0f))
-        continue;
-      const torch::Tensor w = masked_forward_ && l.dense.defined() ? l.dense : l.param.detach();
-      if (g.is_contiguous() && g.scalar_type() == torch::kFloat)
+      if (!l.target || !g.defined() || (lambda == 0 && gscale == 1.0f)) continue;
+      const bool masked = masked_forward_ && l.dense.defined();
+      const torch::Tensor w = masked ? l.dense : l.param.detach();
+      const bool fast = g.is_contiguous() && g.scalar_type() == torch::kFloat;
+      if (masked && !l.mask.defined()) {  // beta = 0, no scaling: (1 - mask) w = w - masked w
+        if (fast)
+          ste_decay(g.data_ptr<float>(), w.data_ptr<float>(), l.masked.data_ptr<float>(), lambda,
+                    g.numel());
+        else
+          g.add_(w - l.masked, lambda);
+      } else if (!l.mask.defined()) {
+        continue;  // no mask yet
+      } else if (fast) {
         ste_gradient(g.data_ptr<float>(), w.data_ptr<float>(), l.mask.data_ptr<float>(), lambda,
                      gscale, g.numel());
-      else
+      } else {
         g.mul_(l.mask + (1 - l.mask) * gscale).add_(w * (1 - l.mask), lambda);
+      }
     }
     restore_dense();
     return info;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sparsemap/error.h"
+#include "sparsemap/sparse/prune/prune.h"
 
 namespace sparsemap::ml::prune {
 namespace {
@@ -250,13 +251,17 @@ TEST(Updater, SrSteAddsTheDecayOfPrunedWeightsToTheGradient) {
   const LayerState& l = run.updater->layers()[0];
   const torch::Tensor dense = l.param.detach().clone();
   run.opt->pre_forward();
+  // The forward sees the dense weights times the magnitude mask at the target.
+  const torch::Tensor mask =
+      mask_to_tensor(sparse::magnitude_mask(matrix_view(dense), 0.7), dense.sizes(), torch::kFloat);
+  EXPECT_TRUE(l.param.detach().equal(dense * mask));
   auto loss = torch::nn::functional::cross_entropy(run.net->forward(run.x), run.y);
   run.opt->zero_grad();
   loss.backward();
   const torch::Tensor g = l.param.grad().clone();
   run.updater->before_step(0);
   EXPECT_TRUE(l.param.detach().equal(dense));  // dense weights restored
-  EXPECT_TRUE(torch::allclose(l.param.grad(), g + 0.5 * dense * (1 - l.mask)));
+  EXPECT_TRUE(torch::allclose(l.param.grad(), g + 0.5 * dense * (1 - mask)));
 }
 
 TEST(Updater, GradientsAreMaskedWhereAsked) {

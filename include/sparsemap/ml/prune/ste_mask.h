@@ -22,9 +22,9 @@ struct SteBand {
 };
 
 // One step of the masked forward over n weights w (row-major), scored by s (s may be w):
-// mk := kept in {0, 1} and out := kept ? w : w * beta, keeping the `keep` entries with the
-// largest |s| and equal scores to the lower index: exactly the mask of sparse::magnitude_mask
-// at that count.
+// mk := kept in {0, 1} (unless mk is null) and out := kept ? w : w * beta, keeping the `keep`
+// entries with the largest |s| and equal scores to the lower index: exactly the mask of
+// sparse::magnitude_mask at that count.
 //
 // Cost: one vectorised pass that masks with the previous T and counts the entries above the
 // band and lists those inside it, then a selection among the band (which holds the new T when
@@ -40,5 +40,9 @@ void ste_mask_unstructured(const float* w, const float* s, float* out, float* mk
 // (1 - mk), the gradient of the pruned-scaled product (mask decay; gscale = 1 leaves g) plus
 // SR-STE's decay of the pruned weights (lambda = 0: none), w being the dense weights.
 void ste_gradient(float* g, const float* w, const float* mk, float lambda, float gscale, int64_t n);
+
+// SR-STE's decay alone (beta = 0, no gradient scaling): g += lambda * (w - masked), masked being
+// w * mask, which equals lambda * (1 - mask) * w exactly.
+void ste_decay(float* g, const float* w, const float* masked, float lambda, int64_t n);
 
 }  // namespace sparsemap::ml::prune

@@ -50,7 +50,9 @@ struct LayerState {
   torch::Tensor param;
   std::vector<int64_t> shape;
   std::optional<double> target;  // nullopt: the parameter stays dense
-  torch::Tensor mask;            // {0,1}, the parameter's dtype and shape; undefined: no mask
+  torch::Tensor mask;    // {0,1}, the parameter's dtype and shape; undefined: no mask. Unstructured
+                         // straight-through layers get theirs at finalize (during training only
+                         // when mask decay needs it: see pre_forward)
   torch::Tensor dense;   // STE: the dense weights (the parameter's own storage) while a masked
                          // forward runs
   torch::Tensor masked;  // STE: the buffer the parameter points at during a masked forward
