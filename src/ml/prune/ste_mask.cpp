@@ -105,6 +105,7 @@ void place_band(SteBand& band, uint32_t t, int64_t keep) {
 
 void ste_mask_unstructured(const float* w, const float* s, float* out, float* mk, int64_t n,
                            int64_t keep, float beta, SteBand& band) {
+  band.last_keep = std::clamp<int64_t>(keep, 0, n);
   if (keep <= 0 || keep >= n) {  // all or nothing: no threshold to track
     const float k = keep > 0 ? 1.0f : 0.0f, scale = keep > 0 ? 1.0f : beta;
     for (int64_t j = 0; j < n; ++j) {

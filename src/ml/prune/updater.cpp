@@ -291,9 +291,9 @@ StepInfo Updater::before_step(int64_t step) {
     return info;
   }
   if (is_ste(a)) {
-    // Restore the dense weights and, in the same pass, scale the pruned weights' gradients
-    // (mask decay: the gradient of w * (mask + (1 - mask) * beta)) and add SR-STE's
-    // lambda_W * (1 - mask) * w.
+    // One pass over each gradient: scale the pruned weights' (mask decay: the gradient of
+    // w * (mask + (1 - mask) * beta)) and add SR-STE's lambda_W * (1 - mask) * w; then point
+    // the parameters back at their dense weights.
     const float lambda = a == Algorithm::SrSte ? static_cast<float>(config_.srste_decay) : 0.0f;
     const float gscale =
         masked_forward_ && scale_pruned_gradients_ ? static_cast<float>(pruned_scale_) : 1.0f;
@@ -420,6 +420,9 @@ std::vector<LayerSparsity> Updater::sparsity() const {
     s.target = l.target ? *l.target : -1.0;
     if (l.mask.defined())
       s.mask_sparsity = 1.0 - l.mask.to(torch::kDouble).sum().item<double>() /
+                                  static_cast<double>(std::max<int64_t>(s.numel, 1));
+    else if (l.target && l.band.last_keep >= 0)  // unstructured straight-through: no mask tensor
+      s.mask_sparsity = 1.0 - static_cast<double>(l.band.last_keep) /
                                   static_cast<double>(std::max<int64_t>(s.numel, 1));
     out.push_back(s);
   }

@@ -255,6 +255,9 @@ TEST(Updater, SrSteAddsTheDecayOfPrunedWeightsToTheGradient) {
   const torch::Tensor mask =
       mask_to_tensor(sparse::magnitude_mask(matrix_view(dense), 0.7), dense.sizes(), torch::kFloat);
   EXPECT_TRUE(l.param.detach().equal(dense * mask));
+  // No mask tensor during training, but the reported sparsity is the forward's.
+  EXPECT_DOUBLE_EQ(run.updater->sparsity()[0].mask_sparsity,
+                   1.0 - mask.sum().item<double>() / static_cast<double>(mask.numel()));
   auto loss = torch::nn::functional::cross_entropy(run.net->forward(run.x), run.y);
   run.opt->zero_grad();
   loss.backward();

@@ -14,6 +14,7 @@ struct SteBand {
   bool valid = false;
   uint32_t t = 0, lo = 0, hi = 0;  // lo <= t <= hi
   int64_t keep = 0;                // the kept count at t
+  int64_t last_keep = -1;          // the kept count of the last call (-1: none yet)
   double density = 0;              // entries per unit of |score| near t; 0: not measured
   double delta = 0;                // the band's half-width in entries
   std::vector<int32_t> idx;        // entries in the band, in index order
