@@ -115,12 +115,8 @@ const std::vector<Spec>& specs() {
   return kSpecs;
 }
 
-// Other spellings, compared after folding (lowercase, no '-', '_', '.' or spaces).
-struct Alias {
-  const char* folded;
-  const char* canonical;
-};
-constexpr Alias kAliases[] = {
+// Other spellings, compared after folding.
+constexpr ModelAlias kAliases[] = {
     {"mnasnet10", "mnasnet"},
     {"mnasneta1", "mnasnet"},
     {"bertbaseuncased", "bert-base"},
@@ -131,15 +127,6 @@ constexpr Alias kAliases[] = {
     {"llama27bhf", "llama2-7b"},
     {"neumf", "ncf"},
 };
-
-std::string fold(std::string_view name) {
-  std::string out;
-  for (char ch : name) {
-    if (ch == '-' || ch == '_' || ch == '.' || ch == ' ') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  }
-  return out;
-}
 
 const Spec* find_spec(std::string_view canonical) {
   for (const Spec& s : specs())
@@ -225,12 +212,21 @@ const std::vector<ZooEntry>& zoo_entries() {
   return kEntries;
 }
 
+std::string fold_model_name(std::string_view name) {
+  std::string out;
+  for (char ch : name) {
+    if (ch == '-' || ch == '_' || ch == '.' || ch == ' ') continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return out;
+}
+
 std::string zoo_canonical_name(std::string_view name) {
-  const std::string f = fold(name);
+  const std::string f = fold_model_name(name);
   if (f.empty()) return "";
   for (const Spec& s : specs())
-    if (fold(s.entry.name) == f) return s.entry.name;
-  for (const Alias& a : kAliases)
+    if (fold_model_name(s.entry.name) == f) return s.entry.name;
+  for (const ModelAlias& a : kAliases)
     if (f == a.folded) return a.canonical;
   return "";
 }

@@ -25,6 +25,15 @@ struct ZooEntry {
 // Every registered model, in a stable order.
 const std::vector<ZooEntry>& zoo_entries();
 
+// A model name folded for comparison: lowercase, without '-', '_', '.' or spaces.
+std::string fold_model_name(std::string_view name);
+
+// Another spelling (folded) of a model name, and the canonical name it stands for.
+struct ModelAlias {
+  const char* folded;
+  const char* canonical;
+};
+
 // Canonical name for a user's spelling ("MobileNet_V2" -> "mobilenet-v2"), or "" if unknown.
 std::string zoo_canonical_name(std::string_view name);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <random>
 
 #include "sparsemap/error.h"
 
@@ -122,6 +123,26 @@ FashionMnist load_fashion_mnist(const std::string& dir, int64_t train_limit, int
   d.test = read_idx(pick(dir, "t10k-images-idx3-ubyte"), pick(dir, "t10k-labels-idx1-ubyte"),
                     test_limit);
   return d;
+}
+
+ImageSet synthetic_images(int64_t count, uint64_t seed, uint64_t stream) {
+  ImageSet s;
+  s.count = count;
+  s.rows = s.cols = 28;
+  std::mt19937_64 proto_rng(seed), rng(seed * 7919 + stream);
+  std::uniform_int_distribution<int> u(0, 255), noise(-60, 60);
+  std::vector<int> proto(10 * 784);
+  for (int& p : proto) p = u(proto_rng);
+  s.pixels.resize(static_cast<size_t>(count * 784));
+  s.labels.resize(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) {
+    const int label = static_cast<int>(i % 10);
+    s.labels[static_cast<size_t>(i)] = static_cast<uint8_t>(label);
+    for (int j = 0; j < 784; ++j)
+      s.pixels[static_cast<size_t>(i * 784 + j)] = static_cast<uint8_t>(
+          std::clamp(proto[static_cast<size_t>(label * 784 + j)] + noise(rng), 0, 255));
+  }
+  return s;
 }
 
 }  // namespace sparsemap::ml::data

@@ -76,21 +76,8 @@ std::vector<ModelInfo> build_infos() {
   return v;
 }
 
-std::string fold(std::string_view name) {
-  std::string out;
-  for (char ch : name) {
-    if (ch == '-' || ch == '_' || ch == '.' || ch == ' ') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  }
-  return out;
-}
-
 // Short names and other spellings (folded) that the workload zoo does not know.
-struct Alias {
-  const char* folded;
-  const char* canonical;
-};
-constexpr Alias kAliases[] = {
+constexpr workload::ModelAlias kAliases[] = {
     {"vitl16", "vit-l16"},
     {"vitlarge16", "vit-l16"},
     {"vith14", "vit-h14"},
@@ -122,11 +109,11 @@ const std::vector<ModelInfo>& model_infos() {
 }
 
 std::string canonical_model_name(std::string_view name) {
-  const std::string f = fold(name);
+  const std::string f = workload::fold_model_name(name);
   if (f.empty()) return "";
   for (const ModelInfo& m : model_infos())
-    if (fold(m.name) == f) return m.name;
-  for (const Alias& a : kAliases)
+    if (workload::fold_model_name(m.name) == f) return m.name;
+  for (const workload::ModelAlias& a : kAliases)
     if (f == a.folded) return a.canonical;
   // The workload zoo's aliases ("bert-base-uncased", "vit-base-patch16-224", ...).
   const std::string zoo = workload::zoo_canonical_name(name);

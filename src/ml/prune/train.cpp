@@ -10,6 +10,7 @@
 #include <random>
 
 #include "sparsemap/error.h"
+#include "sparsemap/ml/data/tensors.h"
 #include "sparsemap/ml/prune/models.h"
 #include "sparsemap/ml/prune/updater.h"
 #include "text_util.h"
@@ -31,47 +32,9 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-// Ten noisy prototypes: class k's images are prototype k plus Gaussian noise (deterministic).
-data::ImageSet synthetic_images(int64_t count, uint64_t seed, uint64_t stream) {
-  data::ImageSet s;
-  s.count = count;
-  s.rows = 28;
-  s.cols = 28;
-  std::mt19937_64 proto_rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 255.0f);
-  std::vector<float> proto(10 * 784);
-  for (float& p : proto) p = u(proto_rng);
-  std::mt19937_64 rng(seed * 7919 + stream);
-  std::normal_distribution<float> noise(0.0f, 60.0f);
-  s.pixels.resize(static_cast<size_t>(count * 784));
-  s.labels.resize(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) {
-    const int label = static_cast<int>(i % 10);
-    s.labels[static_cast<size_t>(i)] = static_cast<uint8_t>(label);
-    for (int j = 0; j < 784; ++j) {
-      const float v = proto[static_cast<size_t>(label * 784 + j)] + noise(rng);
-      s.pixels[static_cast<size_t>(i * 784 + j)] =
-          static_cast<uint8_t>(std::clamp(v, 0.0f, 255.0f));
-    }
-  }
-  return s;
-}
-
 struct Tensors {
   torch::Tensor x_train, y_train, x_test, y_test;
 };
-
-// Images as [N, 1, 28, 28] fp32, normalised with Fashion-MNIST's mean and deviation.
-torch::Tensor images_tensor(const data::ImageSet& s) {
-  auto u8 = torch::from_blob(const_cast<uint8_t*>(s.pixels.data()), {s.count, 1, s.rows, s.cols},
-                             torch::kUInt8);
-  return (u8.to(torch::kFloat).div(255.0f) - 0.2860f).div(0.3530f);
-}
-
-torch::Tensor labels_tensor(const data::ImageSet& s) {
-  auto u8 = torch::from_blob(const_cast<uint8_t*>(s.labels.data()), {s.count}, torch::kUInt8);
-  return u8.to(torch::kLong);
-}
 
 Tensors load_tensors(const DataOptions& d) {
   if (d.train_limit < 0 || d.test_limit < 0)
@@ -81,8 +44,8 @@ Tensors load_tensors(const DataOptions& d) {
   if (name == "fashion_mnist") {
     fm = data::load_fashion_mnist(d.dir, d.train_limit, d.test_limit);
   } else if (name == "synthetic") {
-    fm.train = synthetic_images(d.train_limit > 0 ? d.train_limit : 6000, d.seed, 1);
-    fm.test = synthetic_images(d.test_limit > 0 ? d.test_limit : 1000, d.seed, 2);
+    fm.train = data::synthetic_images(d.train_limit > 0 ? d.train_limit : 6000, d.seed, 1);
+    fm.test = data::synthetic_images(d.test_limit > 0 ? d.test_limit : 1000, d.seed, 2);
   } else {
     throw InputError({"<flag --data>", 0, 0},
                      "unknown data set '" + d.name + "'; expected fashion-mnist or synthetic");

@@ -13,6 +13,7 @@
 
 #include "sparsemap/error.h"
 #include "sparsemap/ml/data/kjv.h"
+#include "sparsemap/ml/data/tensors.h"
 #include "sparsemap/ml/prune/train.h"
 #include "sparsemap/ml/prune/updater.h"
 #include "sparsemap/ml/train/models.h"
@@ -55,38 +56,6 @@ struct Data {
   int64_t vocab = 0;
 };
 
-torch::Tensor images_tensor(const data::ImageSet& s) {
-  auto u8 = torch::from_blob(const_cast<uint8_t*>(s.pixels.data()), {s.count, 1, s.rows, s.cols},
-                             torch::kUInt8);
-  return (u8.to(torch::kFloat).div(255.0f) - 0.2860f).div(0.3530f);
-}
-
-torch::Tensor labels_tensor(const data::ImageSet& s) {
-  auto u8 = torch::from_blob(const_cast<uint8_t*>(s.labels.data()), {s.count}, torch::kUInt8);
-  return u8.to(torch::kLong);
-}
-
-// Ten noisy prototypes (tests): class k is prototype k plus noise.
-data::ImageSet synthetic_images(int64_t count, uint64_t seed, uint64_t stream) {
-  data::ImageSet s;
-  s.count = count;
-  s.rows = s.cols = 28;
-  std::mt19937_64 proto_rng(seed), rng(seed * 7919 + stream);
-  std::uniform_int_distribution<int> u(0, 255), noise(-60, 60);
-  std::vector<int> proto(10 * 784);
-  for (int& p : proto) p = u(proto_rng);
-  s.pixels.resize(static_cast<size_t>(count * 784));
-  s.labels.resize(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) {
-    const int label = static_cast<int>(i % 10);
-    s.labels[static_cast<size_t>(i)] = static_cast<uint8_t>(label);
-    for (int j = 0; j < 784; ++j)
-      s.pixels[static_cast<size_t>(i * 784 + j)] = static_cast<uint8_t>(
-          std::clamp(proto[static_cast<size_t>(label * 784 + j)] + noise(rng), 0, 255));
-  }
-  return s;
-}
-
 // A small Markov text over a few letters (tests).
 std::string synthetic_text(int64_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -117,8 +86,8 @@ Data load_data(const TrainOptions& o, bool gpt) {
     if (name == "fashion-mnist") {
       fm = data::load_fashion_mnist(o.data_dir, o.train_limit, o.test_limit);
     } else if (name == "synthetic") {
-      fm.train = synthetic_images(o.train_limit > 0 ? o.train_limit : 512, o.seed, 1);
-      fm.test = synthetic_images(o.test_limit > 0 ? o.test_limit : 200, o.seed, 2);
+      fm.train = data::synthetic_images(o.train_limit > 0 ? o.train_limit : 512, o.seed, 1);
+      fm.test = data::synthetic_images(o.test_limit > 0 ? o.test_limit : 200, o.seed, 2);
     } else {
       fail("<flag --data>",
            "vit-tiny trains on fashion-mnist (or synthetic), not '" + o.data + "'");

@@ -41,4 +41,9 @@ ImageSet read_idx(const std::string& images_path, const std::string& labels_path
 FashionMnist load_fashion_mnist(const std::string& dir = kFashionMnistDir, int64_t train_limit = 0,
                                 int64_t test_limit = 0);
 
+// Ten noisy 28x28 prototypes, for tests and runs without the package: image i has label i % 10
+// and is prototype label (uniform in [0, 255], from `seed`) plus uniform noise in [-60, 60]
+// (from seed and `stream`), clamped. Deterministic.
+ImageSet synthetic_images(int64_t count, uint64_t seed, uint64_t stream);
+
 }  // namespace sparsemap::ml::data
