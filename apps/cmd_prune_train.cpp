@@ -343,9 +343,10 @@ void run_overhead(const PruneArgs& a) {
   // the CPU model, and OpenBLAS's own detection then falls back to Prescott (SSE3, about 4x
   // slower than its AVX-512 kernel here), which would flatter the overhead.
   const std::string core = sparse::openblas_core_name();
-  const char* best = __builtin_cpu_supports("avx512f") ? "SkylakeX"
-                     : __builtin_cpu_supports("avx2")  ? "Haswell"
-                                                       : nullptr;
+  const sparse::Isa isa = sparse::detected_isa();
+  const char* best = isa == sparse::Isa::Avx512 ? "SkylakeX"
+                     : isa == sparse::Isa::Avx2 ? "Haswell"
+                                                : nullptr;
   if (!a.quiet && std::getenv("OPENBLAS_L2_SIZE"))
     std::cerr << "sparsemap: warning: OPENBLAS_L2_SIZE is set; measure with it unset\n";
   if (!a.quiet && best && core != best)

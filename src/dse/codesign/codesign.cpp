@@ -41,6 +41,15 @@ class ParetoFront {
   std::vector<std::pair<double, int64_t>> pts_;
 };
 
+// The most PEs (a multiple of pe_step, <= pe_limit) whose area without SRAM is within
+// `area_mm2` (pe_step at least).
+int64_t most_pes(const CodesignSpace& sp, double area_mm2) {
+  const CodesignOptions& o = sp.options();
+  int64_t pes = (o.pe_limit / o.pe_step) * o.pe_step;
+  while (pes > o.pe_step && sp.area(pes, 0, 0) > area_mm2) pes -= o.pe_step;
+  return pes;
+}
+
 }  // namespace
 
 const std::vector<std::string>& codesign_algos() {
@@ -137,9 +146,8 @@ std::vector<arch::Arch> fixed_grid(const CodesignSpace& sp) {
   const CodesignOptions& o = sp.options();
   const double budget = o.area_budget_mm2;
   const arch::Arch& base = sp.base();
-  // The most PEs (a multiple of pe_step, <= pe_limit) leaving 1/8 of the budget for SRAM.
-  int64_t top = (o.pe_limit / o.pe_step) * o.pe_step;
-  while (top > o.pe_step && sp.area(top, 0, 0) > 0.875 * budget) top -= o.pe_step;
+  // The most PEs leaving 1/8 of the budget for SRAM.
+  const int64_t top = most_pes(sp, 0.875 * budget);
   std::vector<arch::Arch> grid;
   for (int64_t div : {4, 2, 1}) {
     const int64_t pes = std::max(o.pe_step, (top / div / o.pe_step) * o.pe_step);
@@ -197,9 +205,7 @@ FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t se
 }
 
 int64_t compute_bound_cycles(const CodesignSpace& sp) {
-  const CodesignOptions& o = sp.options();
-  int64_t pes = (o.pe_limit / o.pe_step) * o.pe_step;
-  while (pes > o.pe_step && sp.area(pes, 0, 0) > o.area_budget_mm2) pes -= o.pe_step;
+  const int64_t pes = most_pes(sp, sp.options().area_budget_mm2);
   int64_t cycles = 0;
   for (const workload::Layer& l : sp.model_layers()) cycles += (l.macs() + pes - 1) / pes;
   return cycles;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "sparsemap/sparse/kernels/spmm.h"
 #include "sparsemap/sparse/prune/prune.h"
 
 namespace sparsemap::ml::prune {
@@ -41,11 +42,6 @@ int64_t first_pass_scalar(const float* w, const float* s, float* out, float* mk,
     if (key >= lo && key <= hi) idx.push_back(static_cast<int32_t>(j));
   }
   return above;
-}
-
-bool has_avx2() {
-  static const bool ok = __builtin_cpu_supports("avx2");
-  return ok;
 }
 
 // The same, 8 entries at a time (WriteMask: mk is given).
@@ -119,7 +115,7 @@ void ste_mask_unstructured(const float* w, const float* s, float* out, float* mk
   const uint32_t tp = band.valid ? band.t : 0x7fffffffu;
   const uint32_t lo = band.valid ? band.lo : 1u, hi = band.valid ? band.hi : 0u;  // empty band
   band.idx.clear();
-  const int64_t above = !has_avx2()
+  const int64_t above = sparse::detected_isa() < sparse::Isa::Avx2
                             ? first_pass_scalar(w, s, out, mk, 0, n, beta, tp, lo, hi, band.idx)
                         : mk ? first_pass_avx2<true>(w, s, out, mk, n, beta, tp, lo, hi, band.idx)
                              : first_pass_avx2<false>(w, s, out, mk, n, beta, tp, lo, hi, band.idx);
