@@ -367,10 +367,37 @@ TEST(MaestroExport, MaestroCompatibleMapSpaceOnlyDecodesWritableMappings) {
     for (int k = 0; k < 300; ++k) {
       search::Genome g(space.dims());
       for (double& x : g) x = u(rng);
-      const mapping::Mapping m = space.decode(g);
-      EXPECT_NO_THROW(write_maestro_network("m", {{l, m}})) << dse::mapper::slot_name(0);
+      const dse::mapper::MapSpace::Decoded d = space.decode_raw(g);
+      for (int l = 0; l < d.levels; ++l) {
+        EXPECT_EQ(d.tile[l][4], std::max<int64_t>(1, space.extent(4)));
+        EXPECT_EQ(d.tile[l][5], std::max<int64_t>(1, space.extent(5)));
+        EXPECT_TRUE(d.parallel[l] != 4 && d.parallel[l] != 5);
+      }
+      EXPECT_NO_THROW(write_maestro_network("m", {{l, space.to_mapping(d)}})) << l.name;
     }
   }
+  // The eyeriss constraint puts R across level 1: kept, whole (SpatialMap(3,3) R).
+  mo.constraint = dse::mapper::Constraint::Eyeriss;
+  const dse::mapper::MapSpace rs(layers[0], hw, mo);
+  search::Genome g(rs.dims(), 0.3);
+  const mapping::Mapping m = rs.decode(g);
+  EXPECT_NO_THROW(write_maestro_network("m", {{layers[0], m}}));
+  bool whole_r = false;
+  for (const Directive& d : m.directives)
+    whole_r |= d.kind == mapping::DirectiveKind::Spatial && d.dim == Dim::R && d.size.literal == 3;
+  EXPECT_TRUE(whole_r);
+}
+
+// MAESTRO's hardware file: integers; a fractional bandwidth rounded down, and said so.
+TEST(MaestroExport, HardwareFileHasIntegersAndSaysWhatWasRounded) {
+  std::string note;
+  EXPECT_EQ(write_maestro_hw(arch::preset("gamma-edge"), &note),
+            "num_pes: 168\nl1_size_cstr: 512\nl2_size_cstr: 108000\nnoc_bw_cstr: 81920000\n"
+            "offchip_bw_cstr: 81920000\n");
+  EXPECT_EQ(note, "");
+  EXPECT_NE(write_maestro_hw(arch::preset("flat-edge"), &note).find("offchip_bw_cstr: 28\n"),
+            std::string::npos);
+  EXPECT_EQ(note, "offchip_bw_cstr 28.556963 words/cycle written as 28 (MAESTRO reads integers)");
 }
 
 }  // namespace
