@@ -44,8 +44,13 @@ run: build
 	@echo
 	@$(BUILD)/sparsemap map --model resnet50 --hw maestro-example --algo gamma --budget 2000 --threads $(JOBS) --compare-dataflows
 
-fuzz:
-	@bash scripts/fuzz-dfsl.sh 600
+# Every reader of user files under libFuzzer + ASan + UBSan (scripts/fuzz.sh, docs/fuzzing.md):
+# builds build-fuzz/ with clang, runs each target SECONDS seconds in turn from a corpus seeded
+# with the repository's data and built-in inputs; non-zero exit on any finding (reproducers in
+# .fuzz/artifacts/).
+SECONDS ?= 60
+fuzz: deps
+	@bash scripts/fuzz.sh $(SECONDS)
 
 format:
 	@find include src apps bench fuzz -name '*.h' -o -name '*.cpp' | xargs clang-format -i

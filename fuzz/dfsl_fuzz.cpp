@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "fuzz_main.h"
 #include "sparsemap/io/dfsl.h"
 
 namespace {
@@ -20,15 +21,29 @@ namespace {
 
 }  // namespace
 
+sparsemap::fuzz::Seeds sparsemap::fuzz::builtin_seeds() {
+  return {
+      {"minimal.m",
+       "Network n { Layer L { Type: CONV Dimensions { K: 4, C: 3, R: 3, S: 3, Y: 8, X: 8 } } }"},
+      {"constants.m",
+       "Constant T 4;\nNetwork n {\n Constant U T;\n Layer L {\n  Type: gemm // c\n  Dimensions "
+       "{ M T N U K 9 }\n  Dataflow { TemporalMap (T,U) M; Cluster(Sz(K), L); SpatialMap(1,1) N; "
+       "}\n }\n}\n"},
+      {"primed.m",
+       "Network n { Layer Conv2d-1 { Type: DSCONV\nStride { X: 2 Y: 2 }\nDimensions { K: 1, C: 32 "
+       "R: 3, S: 3, Y: 17, X: 17 }\nDataflow { SpatialMap(9,9) Y'; TemporalMap(Sz(S),1) X; "
+       "Cluster(3); TemporalMap(64,64) C; } } }"},
+      {"comments.m",
+       "/* block */ Network n { // line\n Layer L { Type: NGCONV Dimensions { G: 2, N: 1, N: 1, K: "
+       "2, C: 2 } } }"},
+  };
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace sparsemap;
   const std::string text(reinterpret_cast<const char*>(data), size);
   io::DfslNetwork net;
-  try {
-    net = io::parse_dfsl(text, "fuzz.m");
-  } catch (const InputError&) {
-    return 0;
-  }
+  if (!fuzz::accepts([&] { net = io::parse_dfsl(text, "fuzz.m"); })) return 0;
   const std::string written = io::write_dfsl(net);
   try {
     const io::DfslNetwork back = io::parse_dfsl(written, "written.m");

@@ -13,6 +13,7 @@ packages=(
   libtorch-dev
   libopenmpi-dev openmpi-bin
   gnuplot-nox
+  clang libclang-rt-14-dev libomp-14-dev
   dataset-fashion-mnist bible-kjv
 )
 

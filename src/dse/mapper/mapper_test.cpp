@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -248,6 +249,53 @@ TEST(ModelMapper, KilledAndResumedEqualsUninterrupted) {
   other.resume = true;
   other.seed = 6;
   EXPECT_THROW(map_layers(layers, hw, other), InputError);
+  std::filesystem::remove(ck);
+  std::filesystem::remove(ck + ".search");
+}
+
+// A damaged checkpoint is bad input, never an abort or a raw JSON exception (found by
+// fuzz/map_checkpoint_fuzz; a shortened genome used to trip map_space.cpp's assertion, genes out
+// of [0, 1] a float-to-integer overflow in decode).
+TEST(ModelMapper, DamagedCheckpointIsInputError) {
+  const arch::Arch hw = arch::preset("maestro-example");
+  const std::vector<Layer> layers = {workload::gemm("g", 8, 4, 6)};
+  const std::string ck =
+      (std::filesystem::temp_directory_path() / ("mapper_bad_ck_" + std::to_string(::getpid())))
+          .string();
+  MapperOptions o;
+  o.budget = 20;
+  o.checkpoint_file = ck;
+  map_layers(layers, hw, o);
+  std::ifstream in(ck);
+  const nlohmann::json good = nlohmann::json::parse(in);
+  ASSERT_EQ(good.at("done").size(), 1u);
+  std::vector<std::pair<std::string, nlohmann::json>> bad;
+  bad.emplace_back("short genome", good);
+  bad.back().second["done"][0]["best"].erase(0);
+  bad.emplace_back("gene 1e308", good);
+  bad.back().second["done"][0]["best"][0] = 1e308;
+  bad.emplace_back("negative gene", good);
+  bad.back().second["done"][0]["best"][1] = -0.5;
+  bad.emplace_back("best not an array", good);
+  bad.back().second["done"][0]["best"] = "x";
+  bad.emplace_back("no fingerprint", good);
+  bad.back().second.erase("fingerprint");
+  bad.emplace_back("kind not a string", good);
+  bad.back().second["kind"] = 5;
+  o.resume = true;
+  for (const auto& [what, j] : bad) {
+    std::ofstream(ck) << j.dump();
+    std::filesystem::remove(ck + ".search");
+    try {
+      map_layers(layers, hw, o);
+      ADD_FAILURE() << what << ": accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().file, ck) << what;
+      EXPECT_EQ(std::string(e.what()).find("json.exception"), std::string::npos) << e.what();
+    }
+  }
+  std::ofstream(ck) << good.dump();
+  EXPECT_NO_THROW(map_layers(layers, hw, o));
   std::filesystem::remove(ck);
   std::filesystem::remove(ck + ".search");
 }

@@ -75,6 +75,14 @@ workload::Layer layer_from_json(const json& j, const std::string& file) {
 
 const std::string kCheckpointKind = "sparsemap-map-checkpoint";
 
+// A genome read from a checkpoint: `dims` genes, each finite and in [0, 1] (decode's domain).
+bool genome_fits(const search::Genome& g, size_t dims) {
+  if (g.size() != dims) return false;
+  for (double x : g)
+    if (!(x >= 0.0 && x <= 1.0)) return false;
+  return true;
+}
+
 // One search of a run: the main search of a distinct layer, its cold twin (warm-start
 // comparison), or a search for one density point alone (regret).
 struct Task {
@@ -366,14 +374,24 @@ ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::
     } catch (const json::exception&) {
       throw InputError({f, 0, 0}, "not a sparsemap map checkpoint (bad JSON)");
     }
-    if (!j.is_object() || j.value("kind", "") != kCheckpointKind)
-      throw InputError({f, 0, 0}, "not a sparsemap map checkpoint");
-    if (j.at("fingerprint") != fp)
+    try {
+      if (!j.is_object() || j.value("kind", "") != kCheckpointKind)
+        throw InputError({f, 0, 0}, "not a sparsemap map checkpoint");
+      if (j.at("fingerprint") != fp)
+        throw InputError({f, 0, 0},
+                         "the checkpoint belongs to another run (model, accelerator or options "
+                         "differ); resume with the same flags");
+      for (const json& t : j.at("done")) done.push_back(TaskResult::from_json(t));
+    } catch (const json::exception&) {
       throw InputError({f, 0, 0},
-                       "the checkpoint belongs to another run (model, accelerator or options "
-                       "differ); resume with the same flags");
-    for (const json& t : j.at("done")) done.push_back(TaskResult::from_json(t));
+                       "not a sparsemap map checkpoint (a field is missing or of the "
+                       "wrong type)");
+    }
     if (done.size() > tasks.size()) throw InputError({f, 0, 0}, "checkpoint has too many tasks");
+    for (size_t t = 0; t < done.size(); ++t)
+      if (!genome_fits(done[t].best, spaces[tasks[t].unique].dims()))
+        throw InputError({f, 0, 0}, "checkpoint task " + std::to_string(t + 1) +
+                                        ": the best genome does not fit this run's map space");
   }
 
   const search::Evaluator eval(o.threads);

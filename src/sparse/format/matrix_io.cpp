@@ -108,6 +108,9 @@ MtxData parse_mtx_data(const std::string& text, const std::string& name) {
                        : "expected the size line 'rows cols entries'");
   if (d.rows > kMaxSide || d.cols > kMaxSide)
     throw fail("sizes must be at most 2^24 (16,777,216) rows and columns");
+  if (sym != "general" && d.rows != d.cols)  // the mirrored entry would fall outside
+    throw fail("a " + sym + " matrix must be square; the size line says " + std::to_string(d.rows) +
+               " x " + std::to_string(d.cols));
   const int64_t want = d.array ? d.rows * d.cols : nnz;
   if (!d.array && (nnz > d.rows * d.cols || nnz > kMaxElems))
     throw fail("more entries than the matrix has places");

@@ -78,6 +78,23 @@ TEST(MatrixMarket, MalformedInputThrowsWithLine) {
   EXPECT_THROW(read_mtx("/nonexistent/file.mtx"), InputError);
 }
 
+// Found by fuzz/mtx_fuzz: a symmetric or skew-symmetric matrix that is not square mirrored
+// entry (2, 1) of a 2 x 1 matrix to (1, 2), a column index outside the CSR's columns.
+TEST(MatrixMarket, SymmetricMustBeSquare) {
+  for (const char* t : {"%%MatrixMarket matrix coordinate integer skew-symmetric\n2 1 1\n2 1 7\n",
+                        "%%MatrixMarket matrix coordinate real symmetric\n3 2 1\n3 1 1\n",
+                        "%%MatrixMarket matrix coordinate pattern symmetric\n1 2 0\n"}) {
+    try {
+      parse_mtx(t, "x.mtx");
+      ADD_FAILURE() << "accepted: " << t;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().line, 2) << t;
+      EXPECT_NE(std::string(e.what()).find("must be square"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(parse_mtx("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 3\n").nnz(), 2);
+}
+
 // Header sizes are never trusted: every one of these is refused before anything the size asks
 // for is allocated (each used to take gigabytes).
 TEST(MatrixMarket, DeclaredSizesAreBoundedBeforeAllocation) {
