@@ -203,7 +203,7 @@ json read_checkpoint(const std::string& path) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e99999
     throw InputError({path, 0, 0},
                      std::string("not a search checkpoint: invalid JSON (") + e.what() + ")");
   }

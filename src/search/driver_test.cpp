@@ -244,6 +244,12 @@ TEST(SearchCheckpoint, BadFilesNameTheFile) {
   const std::string garbage = temp_path("garbage.json");
   write_text(garbage, "{ not json");
   EXPECT_EQ(error_of([&] { read_checkpoint(garbage); }).rfind(garbage + ": ", 0), 0u);
+  // Found by fuzz/search_checkpoint_fuzz: a number too large for a double is the parser's
+  // out_of_range, not a parse_error, and used to escape as a raw json.exception.
+  const std::string huge = temp_path("huge.json");
+  write_text(huge, R"({"format": "sparsemap-search-checkpoint", "version": 1e99999})");
+  EXPECT_EQ(error_of([&] { read_checkpoint(huge); }).rfind(huge + ": not a search checkpoint", 0),
+            0u);
   const std::string other = temp_path("other.json");
   write_text(other, R"({"format": "something-else"})");
   EXPECT_NE(error_of([&] { read_checkpoint(other); }).find("not a search checkpoint"),
