@@ -147,14 +147,23 @@ void validate_attention(const AttentionShape& s, const AttentionHw& hw, const st
         " bytes (4 w Pd (E + F))");
 }
 
-// t_gemm = B H N M [E / (Pd min(E, Pd)) + F / (rows cols)] / f  [s]
-// The QK contraction over E fills only min(E, Pd) array rows; AV fills the whole array.
+// t_QK = B H N M E / (Pd min(E, Pd)) / f  [s]: the QK contraction over E fills only
+// min(E, Pd) array rows.  t_AV = B H N M F / (rows cols) / f  [s]: AV fills the array.
+double flat_qk_seconds(const AttentionShape& s, const AttentionHw& hw) {
+  const double pd = static_cast<double>(hw.pd()), e = static_cast<double>(s.e);
+  return static_cast<double>(s.batch) * static_cast<double>(s.heads) *
+         static_cast<double>(s.queries) * static_cast<double>(s.keys) * e / (pd * std::min(e, pd)) /
+         hw.clock_hz;
+}
+
+double flat_av_seconds(const AttentionShape& s, const AttentionHw& hw) {
+  return static_cast<double>(s.batch) * static_cast<double>(s.heads) *
+         static_cast<double>(s.queries) * static_cast<double>(s.keys) * static_cast<double>(s.f) /
+         static_cast<double>(hw.pes()) / hw.clock_hz;
+}
+
 double flat_gemm_seconds(const AttentionShape& s, const AttentionHw& hw) {
-  const double pd = static_cast<double>(hw.pd());
-  const double e = static_cast<double>(s.e), f = static_cast<double>(s.f);
-  const double nm = static_cast<double>(s.queries) * static_cast<double>(s.keys);
-  const double bh = static_cast<double>(s.batch) * static_cast<double>(s.heads);
-  return bh * nm * (e / (pd * std::min(e, pd)) + f / static_cast<double>(hw.pes())) / hw.clock_hz;
+  return flat_qk_seconds(s, hw) + flat_av_seconds(s, hw);
 }
 
 namespace {
@@ -310,7 +319,9 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
   r.spill_dram_bytes = spill * w * bh;
   r.softmax_dram_bytes = sm_traffic * w * bh;
   r.dram_bytes = (base + spill + sm_traffic) * w * bh;
-  r.compute_s = flat_gemm_seconds(s, hw);
+  const double t_qk = options.qk_compute_s > 0 ? options.qk_compute_s : flat_qk_seconds(s, hw);
+  const double t_av = options.av_compute_s > 0 ? options.av_compute_s : flat_av_seconds(s, hw);
+  r.compute_s = (t_qk + t_av) * pd / std::min(rows, pd);
   r.memory_s = r.dram_bytes / hw.dram_bytes_per_s;
   r.latency_s = std::max({r.compute_s, r.softmax_s, r.memory_s});
   r.bound = pick_bound(r.compute_s, r.softmax_s, r.memory_s);

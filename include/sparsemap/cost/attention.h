@@ -105,6 +105,11 @@ struct FlatOptions {
   // softmax DRAM traffic. true (ours, and FuseMax's attn-flat rule) adds the 1-D unit's time
   // to the overlap and its traffic when the logits are off chip.
   bool softmax = true;
+  // The array times of the whole block's Q K^T and A V, in s, when a mapper supplies them
+  // (dse/attention maps both GEMMs with the single-operator model, for FLAT and the baseline
+  // alike); <= 0 uses FLAT's mapping-limited rule (flat_gemm_seconds).
+  double qk_compute_s = 0;
+  double av_compute_s = 0;
 };
 
 // The cost of one attention block under one dataflow. Times in s, traffic in bytes, energy in
@@ -129,8 +134,10 @@ struct AttentionCost {
 };
 
 // FLAT's fused dataflow. Latency = max(compute_s, softmax_s, memory_s) (all overlap; with
-// options.softmax false, softmax_s = 0). Never throws; an unusable configuration (R out of
-// 1..N) comes back with feasible = false. Pure, allocation-free, thread-safe.
+// options.softmax false, softmax_s = 0). compute_s = (t_QK + t_AV) * Pd / min(R, Pd): a row
+// tile shorter than the array side leaves array rows idle in every pass. Never throws; an unusable
+// configuration (R out of 1..N) comes back with feasible = false. Pure, allocation-free,
+// thread-safe.
 AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, const FlatConfig& c,
                             const FlatOptions& options = {});
 
@@ -145,7 +152,9 @@ AttentionCost evaluate_unfused(const AttentionShape& s, const AttentionHw& hw,
 
 // The mapping-limited time of the two GEMMs on the array, in s (VERIFIED against
 // flat_validation's actual_latency on compute-bound rows):
-//   t = B*H*N*M*[E / (Pd * min(E, Pd)) + F / Pd^2] / f
+//   t = t_QK + t_AV,  t_QK = B*H*N*M*E / (Pd * min(E, Pd)) / f,  t_AV = B*H*N*M*F / Pd^2 / f
 double flat_gemm_seconds(const AttentionShape& s, const AttentionHw& hw);
+double flat_qk_seconds(const AttentionShape& s, const AttentionHw& hw);
+double flat_av_seconds(const AttentionShape& s, const AttentionHw& hw);
 
 }  // namespace sparsemap::cost
