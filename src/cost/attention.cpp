@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "sparsemap/error.h"
 
@@ -174,10 +175,10 @@ namespace {
 // nM = ceil(M / Pd), nE = ceil(E / Pd), nF = ceil(F / Pd):
 //   Q  on N E;  off: output/weight-stationary QK nM N E (re-read per key block), input N E
 //   K  on M E;  off: weight-stationary nr M E (re-read per row tile), else nPq M E
-//   QK on 0;    off: output-stationary N M, else (2 nE - 1) N M (partial sums over E blocks)
+//   QK on 0;    off: N M (partial sums stay on chip: partial_and_row_tiles)
 //   A  on 0;    off: weight-stationary AV nF N M (re-read per F block), else N M
 //   V  on M F;  off: weight-stationary nr M F, else nPq M F
-//   AV on N F;  off: output-stationary N F, else (2 nM - 1) N F (partial sums over key blocks)
+//   AV on N F;  off: N F
 struct TensorTraffic {
   std::array<double, kNumAttnTensors> off{}, on{};
 };
@@ -205,16 +206,32 @@ void apply_stationarity(TensorTraffic& t, const AttentionShape& s, const Attenti
   const double n = static_cast<double>(s.queries), m = static_cast<double>(s.keys);
   const double e = static_cast<double>(s.e), f = static_cast<double>(s.f);
   const double pd = static_cast<double>(hw.pd());
-  const double nr = ceil_div(n, rows), nm_blocks = ceil_div(m, pd);
-  const double ne = ceil_div(e, pd), nf = ceil_div(f, pd);
+  const double nr = ceil_div(n, rows), nf = ceil_div(f, pd);
+  (void)e;
   if (qk == Stationarity::Weight) t.off[kK] = nr * m * e;
   if (qk == Stationarity::Input) t.off[kQ] = n * e;
-  if (qk != Stationarity::Output) t.off[kL] = (2 * ne - 1) * n * m;
   if (av == Stationarity::Weight) {
     t.off[kV] = nr * m * f;
     t.off[kA] = nf * n * m;
   }
-  if (av != Stationarity::Output) t.off[kO] = (2 * nm_blocks - 1) * n * f;
+}
+
+// Partial sums of a contraction split over array passes accumulate on chip (never in DRAM):
+// QK under weight/input stationarity with E > Pd needs an R x Pd tile unless QK is on chip;
+// AV under weight/input stationarity with M > Pd needs an R x F tile unless AV is on chip.
+// On-chip Q and AV row tiles beyond the first Pd rows (those live in the streaming tiles) are
+// double-buffered. Elements of one head.
+double partial_and_row_tiles(const AttentionShape& s, const AttentionHw& hw, const FlatConfig& c,
+                             double rows) {
+  const double e = static_cast<double>(s.e), f = static_cast<double>(s.f);
+  const double pd = static_cast<double>(hw.pd());
+  double fp = 0;
+  if (c.qk != Stationarity::Output && s.e > hw.pd() && !c.on_chip[kL]) fp += rows * pd;
+  if (c.av != Stationarity::Output && s.keys > hw.pd() && !c.on_chip[kO]) fp += rows * f;
+  const double extra_rows = std::max(0.0, rows - pd);
+  if (c.on_chip[kQ]) fp += 2 * extra_rows * e;
+  if (c.on_chip[kO]) fp += 2 * extra_rows * f;
+  return fp;
 }
 
 // Softmax on the 1-D unit: t_sm = passes B H N M / (lanes f) [s].
@@ -242,15 +259,18 @@ Bound pick_bound(double compute, double softmax, double memory) {
 //           + spill + softmax traffic
 //   footprint (bytes, one fused tile of g heads; g = H at Batch granularity, else 1;
 //   Rr = R at Row granularity, else N):
-//     w g [Rr M (if QK or A on chip) + M E (K on chip) + M F (V on chip)]
+//     w g [Rr M (if QK or A on chip) + M E (K on chip) + M F (V on chip)
+//          + 2 max(0, Rr - Pd) (E (Q on chip) + F (AV on chip)) + partial-sum tiles]
 //     + stream_factor w Pd (E + F)
-//   (on-chip Q and AV row tiles live in the streaming tiles' space, as in flat_validation)
+//   (the first Pd rows of on-chip Q and AV live in the streaming tiles, as in flat_validation)
 //   spilled fraction ps = max(0, 1 - S / footprint)
 //   spill = ps [ (#logit tensors on chip) (1 + min(F, Pd) / (2 Pd)) N M
-//                + sum over K, V on chip of (off_t - on_t) ]
+//                + sum over K, V on chip (and Q, AV when R > Pd) of (off_t - on_t) ]
 //     (the logit term is fitted on flat_validation's cloud rows: 2.25 N M when both are on
 //      chip and F = 64, Pd = 256)
 //   softmax traffic (options.softmax): N M if QK off chip (read) + N M if A off chip (write)
+//     + ps (passes + 2) N M if the logits are on chip (its buffer reads and writes of the
+//     spilled part; FuseMax's StableSoftmax rule)
 //   latency = max(t_gemm, t_softmax, traffic / BW)
 AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, const FlatConfig& c,
                             const FlatOptions& options) {
@@ -279,6 +299,7 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
   if (logits_on) fp += rows * m;
   if (c.on_chip[kK]) fp += m * e;
   if (c.on_chip[kV]) fp += m * f;
+  fp += partial_and_row_tiles(s, hw, c, rows);
   r.footprint_bytes = w * g * fp + stream_tile_bytes(s, hw);
   const double buffer = static_cast<double>(hw.buffer_bytes);
   r.spilled_fraction = r.footprint_bytes > buffer ? 1.0 - buffer / r.footprint_bytes : 0.0;
@@ -299,7 +320,8 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
       onchip_reads += t.off[k];
       onchip_writes += t.on[k];
     }
-    if (k == kK || k == kV) spill += t.off[k] - t.on[k];
+    // Q and AV row tiles occupy the buffer only beyond the first Pd rows.
+    if (k == kK || k == kV || ((k == kQ || k == kO) && rows > pd)) spill += t.off[k] - t.on[k];
   }
   const double logit_count = (c.on_chip[kL] ? 1.0 : 0.0) + (c.on_chip[kA] ? 1.0 : 0.0);
   spill += logit_count * (1.0 + std::min(f, pd) / (2.0 * pd)) * n * m;
@@ -313,6 +335,8 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
     if (logits_on) {
       onchip_reads += hw.softmax_passes * n * m;
       onchip_writes += 2 * n * m;
+      // The spilled part of the logits is also where the softmax reads and writes them.
+      sm_traffic += r.spilled_fraction * (hw.softmax_passes + 2) * n * m;
     }
     r.softmax_pj = bh * n * m * softmax_pj_per_logit(hw);
   }
@@ -333,41 +357,102 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
   return r;
 }
 
-// Unfused, over the whole block (B H pairs), in elements x w for bytes:
+namespace {
+
+// One GEMM kernel of the unfused baseline under the same traffic rules as FLAT, with the logit
+// tensor it touches (QK's output or AV's A) in DRAM unless `logits_fit`: the least traffic
+// (elements of one head) over row tiles R (powers of two, Pd <= R <= N, or N), the placement
+// of its two other tensors and its stationarity. Its footprint holds only its own tensors.
+struct KernelTraffic {
+  double elements = 1e300;  // per head, spill included
+  double footprint_bytes = 0;
+  double spilled_fraction = 0;
+  std::array<double, kNumAttnTensors> by_tensor{};
+};
+
+KernelTraffic unfused_kernel(const AttentionShape& s, const AttentionHw& hw, bool qk_kernel,
+                             bool logits_fit) {
+  const double n = static_cast<double>(s.queries), m = static_cast<double>(s.keys);
+  const double w = static_cast<double>(hw.word_bytes), pd = static_cast<double>(hw.pd());
+  const double buffer = static_cast<double>(hw.buffer_bytes);
+  const int a_t = qk_kernel ? kQ : kV, b_t = qk_kernel ? kK : kO, l_t = qk_kernel ? kL : kA;
+  KernelTraffic best;
+  std::vector<double> tiles;
+  for (double r = std::min(pd, n); r < n; r *= 2) tiles.push_back(r);
+  tiles.push_back(n);
+  for (double rows : tiles)
+    for (int bits = 0; bits < 4; ++bits)
+      for (Stationarity st : {Stationarity::Output, Stationarity::Weight, Stationarity::Input}) {
+        FlatConfig c;
+        c.granularity = Granularity::Row;
+        c.on_chip[a_t] = bits & 1;
+        c.on_chip[b_t] = (bits >> 1) & 1;
+        c.on_chip[l_t] = logits_fit;
+        (qk_kernel ? c.qk : c.av) = st;
+        TensorTraffic t = tensor_traffic(s, hw, rows);
+        apply_stationarity(t, s, hw, rows, c.qk, c.av);
+        double fp = 0;
+        if (c.on_chip[kK]) fp += m * static_cast<double>(s.e);
+        if (c.on_chip[kV]) fp += m * static_cast<double>(s.f);
+        FlatConfig own = c;  // partial-sum and row tiles of this kernel only
+        if (qk_kernel) own.av = Stationarity::Output;
+        if (!qk_kernel) own.qk = Stationarity::Output;
+        fp += partial_and_row_tiles(s, hw, own, rows);
+        const double fp_bytes = w * fp + stream_tile_bytes(s, hw);
+        const double ps = fp_bytes > buffer ? 1.0 - buffer / fp_bytes : 0.0;
+        KernelTraffic k;
+        k.elements = 0;
+        for (int x : {a_t, b_t, l_t}) {
+          double v = c.on_chip[x] ? t.on[x] : t.off[x];
+          if (c.on_chip[x] && x != l_t) v += ps * (t.off[x] - t.on[x]);
+          k.by_tensor[x] = v;
+          k.elements += v;
+        }
+        k.footprint_bytes = fp_bytes;
+        k.spilled_fraction = ps;
+        if (k.elements < best.elements) best = k;
+      }
+  return best;
+}
+
+}  // namespace
+
+// Unfused, over the whole block (B H pairs): three kernels one after the other.
 //   logits fit  <=>  w B H N M <= S (all of L, then all of A, live between kernels)
-//   QK kernel:      B H (N E + M E + [N M if not fit])          ; compute t_QK
-//   softmax kernel: B H ([N M + N M] if not fit)                ; compute t_softmax
-//   AV kernel:      B H ([N M if not fit] + M F + N F)          ; compute t_AV
+//   QK kernel:      Q, K under FLAT's traffic rules at their best row tile, placement and
+//                   stationarity (unfused_kernel), + N M (L written) if not fit
+//   softmax kernel: 2 N M (read L, write A) if not fit
+//   AV kernel:      A (N M, or nF N M weight-stationary) if not fit, + V, AV likewise
 //   latency = sum over kernels of max(traffic_k / BW, compute_k)
-// With the logits off chip this is w B H [4 N M + 2 N (E + F)] when M = N (VERIFIED against
+// When K and V fit on chip this is w B H [4 N M + 2 N (E + F)] with M = N (VERIFIED against
 // FuseMax's attn-unfused traffic up to 64K).
 AttentionCost evaluate_unfused(const AttentionShape& s, const AttentionHw& hw, double qk_compute_s,
                                double av_compute_s) {
   AttentionCost r;
   const double n = static_cast<double>(s.queries), m = static_cast<double>(s.keys);
   const double e = static_cast<double>(s.e), f = static_cast<double>(s.f);
-  const double w = static_cast<double>(hw.word_bytes), pd = static_cast<double>(hw.pd());
+  const double w = static_cast<double>(hw.word_bytes);
   const double bh = static_cast<double>(s.batch) * static_cast<double>(s.heads);
   r.macs = bh * n * m * (e + f);
   r.ideal_s = r.macs / (static_cast<double>(hw.pes()) * hw.clock_hz);
   const double logits_bytes = w * bh * n * m;
   const double buffer = static_cast<double>(hw.buffer_bytes);
   const bool fits = logits_bytes <= buffer;
-  r.footprint_bytes = logits_bytes;
-  r.spilled_fraction = fits ? 0.0 : 1.0 - buffer / logits_bytes;
+  const KernelTraffic qk = unfused_kernel(s, hw, true, fits);
+  const KernelTraffic av = unfused_kernel(s, hw, false, fits);
+  r.footprint_bytes = std::max({logits_bytes, qk.footprint_bytes, av.footprint_bytes});
+  r.spilled_fraction =
+      fits ? std::max(qk.spilled_fraction, av.spilled_fraction) : 1.0 - buffer / logits_bytes;
   const double nm = fits ? 0.0 : n * m;
-  r.dram_bytes_by_tensor = {n * e, m * e, nm, nm, m * f, n * f};
-  for (double& v : r.dram_bytes_by_tensor) v *= w * bh;
-  const double qk_bytes = w * bh * (n * e + m * e + nm);
+  for (int t = 0; t < kNumAttnTensors; ++t)
+    r.dram_bytes_by_tensor[t] = w * bh * (qk.by_tensor[t] + av.by_tensor[t]);
+  const double qk_bytes = w * bh * qk.elements;
   const double sm_bytes = w * bh * 2 * nm;
-  const double av_bytes = w * bh * (nm + m * f + n * f);
+  const double av_bytes = w * bh * av.elements;
   r.softmax_dram_bytes = sm_bytes;
   r.dram_bytes = qk_bytes + sm_bytes + av_bytes;
-  const double t_qk =
-      qk_compute_s > 0 ? qk_compute_s : bh * n * m * e / (pd * std::min(e, pd)) / hw.clock_hz;
-  const double t_av = av_compute_s > 0
-                          ? av_compute_s
-                          : bh * n * m * f / static_cast<double>(hw.pes()) / hw.clock_hz;
+  const double t_qk = qk_compute_s > 0 ? qk_compute_s : flat_qk_seconds(s, hw);
+  const double t_av = av_compute_s > 0 ? av_compute_s : flat_av_seconds(s, hw);
   r.softmax_s = softmax_seconds(s, hw);
   r.compute_s = t_qk + t_av;
   r.memory_s = r.dram_bytes / hw.dram_bytes_per_s;
