@@ -28,7 +28,7 @@ using nlohmann::json;
 struct AttentionArgs {
   std::string model = "bert", seq = "512,1K,2K,4K,8K,16K,32K,64K", hw = "flat-edge";
   std::string objective = "latency", algo = "exhaustive", json, plot;
-  int64_t batch = 64, budget = 2000, map_budget = 1000;
+  int64_t batch = 64, budget = 2000, map_budget = 10000;
   int64_t heads = -1, head_dim = -1, v_head_dim = -1, d_model = -1, ffn = -1;
   uint64_t seed = 1;
   bool table = false, quiet = false;
@@ -271,6 +271,19 @@ CaseResult run_case(const AttentionArgs& a, const std::string& hw_name, const st
   return c;
 }
 
+// gnuplot xtics "'512' 512, '1K' 1024, ..." over every length of the cases.
+std::string xtics(const std::vector<CaseResult>& cases) {
+  std::vector<int64_t> seqs;
+  for (const auto& c : cases)
+    for (const auto& r : c.rows) seqs.push_back(r.seq);
+  std::sort(seqs.begin(), seqs.end());
+  seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
+  std::string s;
+  for (int64_t n : seqs)
+    s += (s.empty() ? "" : ", ") + io::gnuplot_quote(seq_text(n)) + " " + std::to_string(n);
+  return s;
+}
+
 void write_plot(const std::vector<CaseResult>& cases, const std::string& plot) {
   const std::string data = plot + ".csv";
   std::ofstream d(data);
@@ -288,6 +301,7 @@ void write_plot(const std::vector<CaseResult>& cases, const std::string& plot) {
      << "set multiplot layout 2,1 title "
      << io::gnuplot_quote("FLAT vs the unfused baseline (sparsemap attention)") << " noenhanced\n"
      << "set logscale x 2\nset grid\nset key outside right\nset xlabel 'sequence length N'\n"
+     << "set xtics (" << xtics(cases) << ")\n"
      << "set ylabel 'speedup (baseline / FLAT latency)'\n";
   auto plot_blocks = [&](const std::string& using_expr, const std::string& suffix) {
     gp << "plot ";

@@ -282,6 +282,9 @@ TEST(AttentionFlat, CloudStaysOnChipTo64KWhereBaselineSpills) {
     EXPECT_GT(b.footprint_bytes, 32.0 * 1024 * 1024) << model;
     EXPECT_GT(b.spilled_fraction, 0.99) << model;
     EXPECT_LT(f.dram_bytes, b.dram_bytes) << model;
+    // Softmax-bound: staying within the buffer costs nothing; FuseMax's attn-flat latency.
+    EXPECT_EQ(f.bound, Bound::Softmax) << model;
+    EXPECT_DOUBLE_EQ(f.latency_s, 4.0 * 64 * s.heads * 65536.0 * 65536.0 / (256 * 940e6));
   }
 }
 
