@@ -124,29 +124,46 @@ TEST(AttentionReference, ActualLatencyRuleAll96Rows) {
   EXPECT_LT(worst, 0.0055);  // 0.53% measured (the recorded latency carries its own rounding)
 }
 
-// FLAT's configured DRAM traffic (QK and AV Einsums, softmax not counted) and actual latency
-// on the cloud rows. The formulas are VERIFIED there (reference README, section 3.3); the two
-// XLM spill rows at 4K and 16K are not reproduced (their footprint overhead grows with
-// (R - Pd)(E + F - 128) in the data: unexplained), and the edge rows depend on Timeloop
-// refetch patterns the reference could not explain (docs/flat.md lists the gaps).
-TEST(AttentionReference, ConfiguredTrafficAndLatencyCloud) {
+// FLAT's configured DRAM traffic (QK and AV Einsums, softmax not counted) and actual latency,
+// with the configuration each row records. Latency within 1% on all 96 rows; traffic within
+// 1% on 81: not on the two XLM cloud spill rows at 4K and 16K (their footprint overhead grows
+// with (R - Pd)(E + F - 128) in the data: unexplained), nor on the 13 edge rows with
+// head/row tiles at 512 .. 4K (BERT, TrXL, T5) and XLM at 2K, where the data counts more
+// logit traffic than the rules (Timeloop refetches the reference could not explain; ours are
+// 8% to 35% lower). docs/flat.md lists them.
+bool traffic_unexplained(const Row& r) {
+  const std::string& p = r.at("platform");
+  const std::string& m = r.at("models");
+  const std::string& n = r.at("seq_len");
+  if (p == "cloud") return m == "XLM" && (n == "4K" || n == "16K");
+  if (m == "XLM") return n == "2K";
+  return n == "512" || n == "1K" || n == "2K" || n == "4K";
+}
+
+TEST(AttentionReference, ConfiguredTrafficAndLatency) {
   int traffic_rows = 0, latency_rows = 0;
+  double worst_traffic = 0, worst_latency = 0;
   for (const auto& r : read_csv("flat_validation.csv")) {
-    if (r.at("platform") != "cloud") continue;
     const AttentionCost c =
-        evaluate_flat(shape_of(r), hw_of("cloud"), config_of(r), FlatOptions{false});
-    const std::string id = r.at("models") + " " + r.at("seq_len");
-    EXPECT_LT(rel(c.latency_s, std::stod(r.at("actual_latency"))), 0.01) << id;
+        evaluate_flat(shape_of(r), hw_of(r.at("platform")), config_of(r), FlatOptions{false});
+    const std::string id = r.at("platform") + " " + r.at("models") + " " + r.at("seq_len");
+    const double el = rel(c.latency_s, std::stod(r.at("actual_latency")));
+    EXPECT_LT(el, 0.01) << id;
+    worst_latency = std::max(worst_latency, el);
     ++latency_rows;
-    if (r.at("models") == "XLM" && (r.at("seq_len") == "4K" || r.at("seq_len") == "16K")) continue;
-    EXPECT_LT(rel(c.dram_bytes, std::stod(r.at("mem_traffic"))), 0.01) << id;
+    if (traffic_unexplained(r)) continue;
+    const double et = rel(c.dram_bytes, std::stod(r.at("mem_traffic")));
+    EXPECT_LT(et, 0.01) << id;
+    worst_traffic = std::max(worst_traffic, et);
     if (r.at("models") != "XLM") {  // XLM's spilled fractions carry the unexplained overhead
       EXPECT_NEAR(c.spilled_fraction, std::stod(r.at("proportion_spilled")), 1e-5) << id;
     }
     ++traffic_rows;
   }
-  EXPECT_EQ(latency_rows, 48);
-  EXPECT_EQ(traffic_rows, 46);
+  EXPECT_EQ(latency_rows, 96);
+  EXPECT_EQ(traffic_rows, 81);
+  std::printf("worst relative error: latency %.4f%% (96 rows), traffic %.4f%% (81 rows)\n",
+              100 * worst_latency, 100 * worst_traffic);
 }
 
 // Hand-worked: cloud BERT at 512 (head granularity, Q/K/V/AV bypass, logits on chip,
