@@ -176,7 +176,7 @@ namespace {
 //   Q  on N E;  off: output/weight-stationary QK nM N E (re-read per key block), input N E
 //   K  on M E;  off: weight-stationary nr M E (re-read per row tile), else nPq M E
 //   QK on 0;    off: N M (partial sums stay on chip: partial_and_row_tiles)
-//   A  on 0;    off: weight-stationary AV nF N M (re-read per F block), else N M
+//   A  on 0;    off: input-stationary AV N M, else nF N M (re-read per block of Pd F-columns)
 //   V  on M F;  off: weight-stationary nr M F, else nPq M F
 //   AV on N F;  off: N F
 struct TensorTraffic {
@@ -210,10 +210,8 @@ void apply_stationarity(TensorTraffic& t, const AttentionShape& s, const Attenti
   (void)e;
   if (qk == Stationarity::Weight) t.off[kK] = nr * m * e;
   if (qk == Stationarity::Input) t.off[kQ] = n * e;
-  if (av == Stationarity::Weight) {
-    t.off[kV] = nr * m * f;
-    t.off[kA] = nf * n * m;
-  }
+  if (av == Stationarity::Weight) t.off[kV] = nr * m * f;
+  if (av != Stationarity::Input) t.off[kA] = nf * n * m;
 }
 
 // Partial sums of a contraction split over array passes accumulate on chip (never in DRAM):

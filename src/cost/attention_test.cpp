@@ -126,18 +126,18 @@ TEST(AttentionReference, ActualLatencyRuleAll96Rows) {
 
 // FLAT's configured DRAM traffic (QK and AV Einsums, softmax not counted) and actual latency,
 // with the configuration each row records. Latency within 1% on all 96 rows; traffic within
-// 1% on 81: not on the two XLM cloud spill rows at 4K and 16K (their footprint overhead grows
-// with (R - Pd)(E + F - 128) in the data: unexplained), nor on the 13 edge rows with
-// head/row tiles at 512 .. 4K (BERT, TrXL, T5) and XLM at 2K, where the data counts more
-// logit traffic than the rules (Timeloop refetches the reference could not explain; ours are
-// 8% to 35% lower). docs/flat.md lists them.
+// 1% on 84: not on the two XLM cloud spill rows at 4K and 16K (their footprint overhead
+// grows with (R - Pd) in the data only when E = 128: unexplained), nor on the 10 edge rows at
+// 1K .. 4K (BERT, TrXL, T5) and XLM at 2K, where the data counts more traffic for spilled
+// on-chip tensors than the rules (Timeloop's buffer-access counts; ours are 8% to 35% lower).
+// docs/flat.md lists them.
 bool traffic_unexplained(const Row& r) {
   const std::string& p = r.at("platform");
   const std::string& m = r.at("models");
   const std::string& n = r.at("seq_len");
   if (p == "cloud") return m == "XLM" && (n == "4K" || n == "16K");
   if (m == "XLM") return n == "2K";
-  return n == "512" || n == "1K" || n == "2K" || n == "4K";
+  return n == "1K" || n == "2K" || n == "4K";
 }
 
 TEST(AttentionReference, ConfiguredTrafficAndLatency) {
@@ -151,7 +151,11 @@ TEST(AttentionReference, ConfiguredTrafficAndLatency) {
     EXPECT_LT(el, 0.01) << id;
     worst_latency = std::max(worst_latency, el);
     ++latency_rows;
-    if (traffic_unexplained(r)) continue;
+    if (traffic_unexplained(r)) {
+      std::printf("  not reproduced: %s traffic %+.1f%%\n", id.c_str(),
+                  100 * (c.dram_bytes / std::stod(r.at("mem_traffic")) - 1));
+      continue;
+    }
     const double et = rel(c.dram_bytes, std::stod(r.at("mem_traffic")));
     EXPECT_LT(et, 0.01) << id;
     worst_traffic = std::max(worst_traffic, et);
@@ -161,9 +165,9 @@ TEST(AttentionReference, ConfiguredTrafficAndLatency) {
     ++traffic_rows;
   }
   EXPECT_EQ(latency_rows, 96);
-  EXPECT_EQ(traffic_rows, 81);
-  std::printf("worst relative error: latency %.4f%% (96 rows), traffic %.4f%% (81 rows)\n",
-              100 * worst_latency, 100 * worst_traffic);
+  EXPECT_EQ(traffic_rows, 84);
+  std::printf("worst relative error: latency %.4f%% (%d rows), traffic %.4f%% (%d rows)\n",
+              100 * worst_latency, latency_rows, 100 * worst_traffic, traffic_rows);
 }
 
 // Hand-worked: cloud BERT at 512 (head granularity, Q/K/V/AV bypass, logits on chip,
