@@ -141,22 +141,27 @@ struct CaseResult {
 };
 
 json cost_json(const cost::AttentionCost& c) {
-  json j = {{"latency_s", c.latency_s},
-            {"energy_pj", c.energy_pj},
-            {"dram_bytes", c.dram_bytes},
-            {"footprint_bytes", c.footprint_bytes},
-            {"bound", std::string(cost::bound_name(c.bound))},
-            {"compute_s", c.compute_s},
-            {"softmax_s", c.softmax_s},
-            {"memory_s", c.memory_s},
-            {"spilled_fraction", c.spilled_fraction},
-            {"spill_dram_bytes", c.spill_dram_bytes},
-            {"softmax_dram_bytes", c.softmax_dram_bytes},
-            {"energy_breakdown_pj",
-             {{"dram", c.dram_pj},
-              {"mac", c.mac_pj},
-              {"buffer", c.buffer_pj},
-              {"softmax", c.softmax_pj}}}};
+  json j = {
+      {"latency_s", c.latency_s},
+      {"energy_pj", c.energy_pj},
+      {"dram_bytes", c.dram_bytes},
+      {"footprint_bytes", c.footprint_bytes},
+      {"bound", std::string(cost::bound_name(c.bound))},
+      {"compute_s", c.compute_s},
+      {"softmax_s", c.softmax_s},
+      {"memory_s", c.memory_s},
+      {"spilled_fraction", c.spilled_fraction},
+      {"spill_dram_bytes", c.spill_dram_bytes},
+      {"softmax_dram_bytes", c.softmax_dram_bytes},
+      {"stages",
+       {{"qk", {{"dram_bytes", c.stage_dram_bytes[0]}, {"compute_s", c.stage_compute_s[0]}}},
+        {"softmax", {{"dram_bytes", c.stage_dram_bytes[1]}, {"compute_s", c.stage_compute_s[1]}}},
+        {"av", {{"dram_bytes", c.stage_dram_bytes[2]}, {"compute_s", c.stage_compute_s[2]}}}}},
+      {"energy_breakdown_pj",
+       {{"dram", c.dram_pj},
+        {"mac", c.mac_pj},
+        {"buffer", c.buffer_pj},
+        {"softmax", c.softmax_pj}}}};
   return j;
 }
 

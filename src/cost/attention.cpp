@@ -302,12 +302,16 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
   const double buffer = static_cast<double>(hw.buffer_bytes);
   r.spilled_fraction = r.footprint_bytes > buffer ? 1.0 - buffer / r.footprint_bytes : 0.0;
 
-  double base = 0, spill = 0, onchip_reads = 0, onchip_writes = 0;
+  double base = 0, onchip_reads = 0, onchip_writes = 0;
+  std::array<double, kNumAttnTensors> spill_t{};  // spill per tensor, elements per head
+  const double logit_spill = (1.0 + std::min(f, pd) / (2.0 * pd)) * n * m;
   for (int k = 0; k < kNumAttnTensors; ++k) {
     const double v = c.on_chip[k] ? t.on[k] : t.off[k];
-    r.dram_bytes_by_tensor[k] = v * w * bh;
     base += v;
-    if (!c.on_chip[k]) continue;
+    if (!c.on_chip[k]) {
+      r.dram_bytes_by_tensor[k] = v * w * bh;
+      continue;
+    }
     if (k == kL) {
       onchip_writes += n * m;
     } else if (k == kA) {
@@ -319,11 +323,15 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
       onchip_writes += t.on[k];
     }
     // Q and AV row tiles occupy the buffer only beyond the first Pd rows.
-    if (k == kK || k == kV || ((k == kQ || k == kO) && rows > pd)) spill += t.off[k] - t.on[k];
+    if (k == kL || k == kA)
+      spill_t[k] = logit_spill;
+    else if (k == kK || k == kV || ((k == kQ || k == kO) && rows > pd))
+      spill_t[k] = t.off[k] - t.on[k];
+    spill_t[k] *= r.spilled_fraction;
+    r.dram_bytes_by_tensor[k] = (v + spill_t[k]) * w * bh;
   }
-  const double logit_count = (c.on_chip[kL] ? 1.0 : 0.0) + (c.on_chip[kA] ? 1.0 : 0.0);
-  spill += logit_count * (1.0 + std::min(f, pd) / (2.0 * pd)) * n * m;
-  spill *= r.spilled_fraction;
+  const double spill =
+      spill_t[kQ] + spill_t[kK] + spill_t[kL] + spill_t[kA] + spill_t[kV] + spill_t[kO];
 
   double sm_traffic = 0;
   if (options.softmax) {
@@ -341,9 +349,15 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
   r.spill_dram_bytes = spill * w * bh;
   r.softmax_dram_bytes = sm_traffic * w * bh;
   r.dram_bytes = (base + spill + sm_traffic) * w * bh;
+  r.stage_dram_bytes = {
+      r.dram_bytes_by_tensor[kQ] + r.dram_bytes_by_tensor[kK] + r.dram_bytes_by_tensor[kL],
+      r.softmax_dram_bytes,
+      r.dram_bytes_by_tensor[kA] + r.dram_bytes_by_tensor[kV] + r.dram_bytes_by_tensor[kO]};
   const double t_qk = options.qk_compute_s > 0 ? options.qk_compute_s : flat_qk_seconds(s, hw);
   const double t_av = options.av_compute_s > 0 ? options.av_compute_s : flat_av_seconds(s, hw);
-  r.compute_s = (t_qk + t_av) * pd / std::min(rows, pd);
+  const double underfill = pd / std::min(rows, pd);
+  r.stage_compute_s = {t_qk * underfill, r.softmax_s, t_av * underfill};
+  r.compute_s = (t_qk + t_av) * underfill;
   r.memory_s = r.dram_bytes / hw.dram_bytes_per_s;
   r.latency_s = std::max({r.compute_s, r.softmax_s, r.memory_s});
   r.bound = pick_bound(r.compute_s, r.softmax_s, r.memory_s);
@@ -449,10 +463,12 @@ AttentionCost evaluate_unfused(const AttentionShape& s, const AttentionHw& hw, d
   const double av_bytes = w * bh * av.elements;
   r.softmax_dram_bytes = sm_bytes;
   r.dram_bytes = qk_bytes + sm_bytes + av_bytes;
+  r.stage_dram_bytes = {qk_bytes, sm_bytes, av_bytes};
   const double t_qk = qk_compute_s > 0 ? qk_compute_s : flat_qk_seconds(s, hw);
   const double t_av = av_compute_s > 0 ? av_compute_s : flat_av_seconds(s, hw);
   r.softmax_s = softmax_seconds(s, hw);
   r.compute_s = t_qk + t_av;
+  r.stage_compute_s = {t_qk, r.softmax_s, t_av};
   r.memory_s = r.dram_bytes / hw.dram_bytes_per_s;
   const double bw = hw.dram_bytes_per_s;
   double mem_part = 0, comp_part = 0, sm_part = 0;

@@ -208,6 +208,9 @@ TEST(AttentionFlat, HandWorkedSpill) {
   EXPECT_DOUBLE_EQ(r.spilled_fraction, ps);
   EXPECT_DOUBLE_EQ(r.spill_dram_bytes, 2.0 * ps * 12288.0);
   EXPECT_DOUBLE_EQ(r.dram_bytes, 2.0 * (25088.0 + ps * 12288.0));
+  EXPECT_DOUBLE_EQ(r.stage_dram_bytes[0] + r.stage_dram_bytes[1] + r.stage_dram_bytes[2],
+                   r.dram_bytes);
+  EXPECT_DOUBLE_EQ(r.dram_bytes_by_tensor[kL], 2.0 * ps * 6144.0);  // half the logit spill
   // Row tiles of 16 rows fit: 2*16*64 + 512 = 2560 B <= 4096, no spill; K and V (bypassing)
   // are re-read per 4-row array pass as before, so only the spill term goes away.
   c.granularity = Granularity::Row;
@@ -276,6 +279,8 @@ TEST(AttentionReference, UnfusedTrafficExactTo64K) {
     const int64_t n = seq_of(r.at("seq_len"));
     const AttentionCost c = evaluate_unfused(attn_shape(r.at("model"), n), hw_of("cloud"));
     const double want = std::stod(r.at("traffic"));
+    EXPECT_DOUBLE_EQ(c.stage_dram_bytes[0] + c.stage_dram_bytes[1] + c.stage_dram_bytes[2],
+                     c.dram_bytes);
     if (n <= 65536) {
       EXPECT_EQ(c.dram_bytes, want) << r.at("model") << n;
       ++checked;

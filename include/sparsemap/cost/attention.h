@@ -124,11 +124,15 @@ struct AttentionCost {
   double memory_s = 0;      // dram_bytes / BW
   double latency_s = 0;     // the overlap rule (see evaluate_flat / evaluate_unfused)
   double dram_bytes = 0;
-  std::array<double, kNumAttnTensors> dram_bytes_by_tensor{};
-  double softmax_dram_bytes = 0;  // included in dram_bytes
-  double spill_dram_bytes = 0;    // included in dram_bytes
-  double footprint_bytes = 0;     // on-chip working set of one fused tile (unfused: the largest)
-  double spilled_fraction = 0;    // of the on-chip working set, 0..1
+  std::array<double, kNumAttnTensors> dram_bytes_by_tensor{};  // spill included, softmax not
+  double softmax_dram_bytes = 0;                               // included in dram_bytes
+  // Per stage (QK, softmax, AV): DRAM bytes (spill included; they sum to dram_bytes) and the
+  // stage's own unit time (QK and AV on the array, the softmax on the 1-D unit).
+  std::array<double, 3> stage_dram_bytes{};
+  std::array<double, 3> stage_compute_s{};
+  double spill_dram_bytes = 0;  // included in dram_bytes
+  double footprint_bytes = 0;   // on-chip working set of one fused tile (unfused: the largest)
+  double spilled_fraction = 0;  // of the on-chip working set, 0..1
   double energy_pj = 0, dram_pj = 0, mac_pj = 0, buffer_pj = 0, softmax_pj = 0;
   Bound bound = Bound::Compute;
 };
@@ -144,7 +148,10 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
 // The unfused baseline: QK, softmax and AV one after the other over the whole block.
 // Each kernel k costs max(memory_k, compute_k), and latency = the sum (FuseMax's unfused
 // rule). The logits and probabilities stay on chip only when all of them
-// (w*B*H*N*M each) fit in the buffer at once; else each goes to DRAM and back.
+// (w*B*H*N*M each) fit in the buffer at once; else each goes to DRAM and back. Each GEMM
+// kernel's own operands (Q, K; V, AV) move under FLAT's traffic rules at the kernel's best row
+// tile, placement and stationarity, with a footprint of its own tensors only. Not allocation-
+// free (a few hundred rule evaluations per call): evaluate once per case.
 // `qk_compute_s` and `av_compute_s` are the GEMMs' array times (from the single-operator
 // model: see dse/attention); <= 0 uses the same mapping-limited rule as FLAT.
 AttentionCost evaluate_unfused(const AttentionShape& s, const AttentionHw& hw,
