@@ -24,8 +24,8 @@
 
 namespace sparsemap::cost {
 
-// One attention block. d_model and ffn are only used for the end-to-end layer (projections
-// and FFN); 0 means "not given" (d_model then defaults to heads * e).
+// One attention block. d_model and ffn are only used to check the head dimension and for the
+// end-to-end layer (projections and FFN); 0 means "not given" (no check, no layer rest).
 struct AttentionShape {
   int64_t batch = 1;
   int64_t heads = 1;
