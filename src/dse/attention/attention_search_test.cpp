@@ -109,6 +109,26 @@ TEST(FlatSearch, EdgeSpeedupIsTheSoftmaxOverlap) {
   EXPECT_LE(f.cost.footprint_bytes, 512.0 * 1024);
 }
 
+// Cloud, 64K tokens: the best configuration is softmax-bound, as fast as a configuration that
+// fits the 32 MiB buffer (row tiles of 128, K and V streamed). The search prefers keeping K
+// and V resident with 0.8% of the working set spilled: it moves about 16x fewer bytes than
+// the fitting configuration, which re-reads K and V per 128 rows.
+TEST(FlatSearch, Cloud64KFitsOrSpillsAtTheSameLatency) {
+  const auto hw = cost::attention_hw(arch::preset("flat-cloud"));
+  const AttentionShape s{64, 12, 65536, 65536, 64, 64, 768, 3072};
+  const FlatChoice best = search_flat(s, hw);
+  FlatConfig fit;
+  fit.granularity = cost::Granularity::Row;
+  fit.row_tile = 128;
+  fit.on_chip[cost::kL] = fit.on_chip[cost::kA] = true;
+  const cost::AttentionCost f = cost::evaluate_flat(s, hw, fit);
+  EXPECT_EQ(f.spilled_fraction, 0.0);
+  EXPECT_EQ(best.cost.latency_s, f.latency_s);
+  EXPECT_EQ(best.cost.bound, cost::Bound::Softmax);
+  EXPECT_LT(best.cost.spilled_fraction, 0.01);
+  EXPECT_LT(best.cost.dram_bytes * 15, f.dram_bytes);
+}
+
 // The search engine's optimisers over the 5-gene genome: deterministic for a seed, spend
 // exactly their budget (+1 for the final decode), never beat the exhaustive optimum.
 TEST(FlatSearch, OptimisersAgreeWithExhaustive) {
