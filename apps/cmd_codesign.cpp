@@ -33,6 +33,7 @@ struct CodesignArgs {
   uint64_t seed = 1;
   int threads = 1;
   int levels = 2;
+  bool maestro_compatible = false;
   size_t population = 0;
   std::string baselines = "all";
   std::string checkpoint, resume;
@@ -121,6 +122,7 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
   if (a.levels < 1 || a.levels > 4)
     throw InputError({"<flag --levels>", 0, 0}, "expected 1 to 4 cluster levels");
   o.space.max_levels = a.levels;
+  o.space.maestro_compatible = a.maestro_compatible;
   const workload::Model m = load_model(model_name, a.zoo);
   out.model = m.name;
   const arch::Arch base = io::load_arch(a.hw);
@@ -437,6 +439,8 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--buffers", a->buffers,
                   "need: L1/L2 sized to what the mappings need (default); genes: searched");
   cmd->add_option("--levels", a->levels, "Maximum cluster levels per mapping (1 to 4; default 2)");
+  cmd->add_flag("--maestro-compatible", a->maestro_compatible,
+                "Only mappings MAESTRO runs as written (R, S untiled)");
   cmd->add_option("--population", a->population, "GA population (0: from the budget)");
   cmd->add_option("--baselines", a->baselines,
                   "all (default), none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "

@@ -30,6 +30,7 @@ struct MseArgs {
   int seeds = 3, threads = 1, levels = 2, max_layers = 0;
   size_t population = 0;
   double mutation_rate = 0.6;
+  bool maestro_compatible = false;
   uint64_t seed = 1;
   std::string json, csv, plot;
   bool quiet = false;
@@ -118,6 +119,7 @@ void run_mse(const MseArgs& a) {
         o.threads = a.threads;
         o.objective = objective;
         o.space.max_levels = a.levels;
+        o.space.maestro_compatible = a.maestro_compatible;
         o.keep_history = true;
         o.population = a.population;
         o.mutation_rate = a.mutation_rate;
@@ -303,6 +305,8 @@ void register_mse(CLI::App& app) {
   cmd->add_option("--objective", a->objective, "latency, energy, edp or throughput");
   cmd->add_option("--threads", a->threads, "Evaluation threads");
   cmd->add_option("--levels", a->levels, "Maximum cluster levels (default 2)");
+  cmd->add_flag("--maestro-compatible", a->maestro_compatible,
+                "Only mappings MAESTRO runs as written (R, S untiled)");
   cmd->add_option("--max-layers", a->max_layers, "Only the first N distinct layers per model");
   cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--csv", a->csv, "Write the convergence curves as CSV");

@@ -100,6 +100,15 @@ run 0 map --model resnet18 --hw gamma-edge --algo gamma --budget 200 --json "$tm
 run 2 map --model resnet18 --hw gamma-edge --algo hillclimb && check "map bad algo" test "$(wc -l <"$tmp/err")" -eq 1 &&
   check "map bad algo message" grep -q "unknown algorithm 'hillclimb'" "$tmp/err"
 run 2 map --model resnet18 --hw gamma-edge --objective speed && check "map bad objective" test "$(wc -l <"$tmp/err")" -eq 1
+# --emit-m: a mapping MAESTRO cannot express (a tiled R or S) fails with one line and writes
+# nothing; --maestro-compatible maps only what it can, and R/S are written whole.
+run 2 map --model resnet18 --hw gamma-edge --budget 50 --emit-m "$tmp/em" --quiet &&
+  check "map emit-m unwritable: one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+  check "map emit-m unwritable: names the directive" grep -q "cannot be written for MAESTRO" "$tmp/err" &&
+  check "map emit-m unwritable: nothing written" test ! -e "$tmp/em"
+run 0 map --model resnet18 --hw gamma-edge --budget 50 --maestro-compatible --emit-m "$tmp/em" --quiet &&
+  check "map emit-m maestro-compatible" grep -q "TemporalMap(7,7) R;" "$tmp/em/resnet18_gamma.m" &&
+  check "map emit-m accelerator" grep -q "num_pes: 168" "$tmp/em/accelerator.m"
 run 2 mse --models resnet18 --algos nope && check "mse bad algo" grep -q "unknown algorithm" "$tmp/err"
 if command -v mpirun >/dev/null 2>&1; then
   "$bin" map --model resnet18 --hw gamma-edge --budget 300 --seed 3 --json "$tmp/mpi1.json" --quiet >/dev/null 2>&1
