@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "commands.h"
@@ -29,7 +30,8 @@ struct AttentionArgs {
   std::string model = "bert", seq = "512,1K,2K,4K,8K,16K,32K,64K", hw = "flat-edge";
   std::string objective = "latency", algo = "exhaustive", json, plot;
   int64_t batch = 64, budget = 2000, map_budget = 10000;
-  int64_t heads = -1, head_dim = -1, v_head_dim = -1, d_model = -1, ffn = -1;
+  static constexpr int64_t kUnset = std::numeric_limits<int64_t>::min();
+  int64_t heads = kUnset, head_dim = kUnset, v_head_dim = kUnset, d_model = kUnset, ffn = kUnset;
   uint64_t seed = 1;
   bool table = false, quiet = false;
 };
@@ -85,11 +87,12 @@ cost::AttentionShape model_shape(const AttentionArgs& a, std::string& name) {
     s.d_model = s.heads * s.e;
     s.ffn = ffn;
   }
-  if (a.heads >= 0) s.heads = a.heads;
-  if (a.head_dim >= 0) s.e = a.head_dim, s.f = a.head_dim;
-  if (a.v_head_dim >= 0) s.f = a.v_head_dim;
-  if (a.d_model >= 0) s.d_model = a.d_model;
-  if (a.ffn >= 0) s.ffn = a.ffn;
+  constexpr int64_t kUnset = AttentionArgs::kUnset;
+  if (a.heads != kUnset) s.heads = a.heads;
+  if (a.head_dim != kUnset) s.e = a.head_dim, s.f = a.head_dim;
+  if (a.v_head_dim != kUnset) s.f = a.v_head_dim;
+  if (a.d_model != kUnset) s.d_model = a.d_model;
+  if (a.ffn != kUnset) s.ffn = a.ffn;
   return s;
 }
 

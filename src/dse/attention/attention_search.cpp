@@ -117,15 +117,18 @@ FlatChoice search_flat(const cost::AttentionShape& s, const cost::AttentionHw& h
     }
     return best;
   }
+  const int64_t budget =
+      options.algo == "bo" ? std::min(options.budget, search::kBoSampleCap) : options.budget;
+  if (budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected at least 1 sample");
   search::OptimizerOptions oo;
   oo.seed = options.seed;
-  oo.budget = options.budget;
+  oo.budget = budget;
   auto opt = search::make_optimizer(options.algo, 5, oo, genome_levels(space));
   const double compulsory =
       static_cast<double>(hw.word_bytes) * static_cast<double>(s.batch * s.heads) *
       static_cast<double>(s.queries * s.e + s.keys * (s.e + s.f) + s.queries * s.f);
   search::SearchOptions so;
-  so.budget = options.budget;
+  so.budget = budget;
   so.batch = 32;
   const search::Evaluator eval(1, false);
   const auto fitness = [&](const search::Genome& g) {

@@ -31,7 +31,7 @@ std::vector<int64_t> genome_levels(const FlatSpace& space);  // {3, |R|, 64, 3, 
 struct SearchOptions {
   Objective objective = Objective::Latency;
   // "exhaustive" (every point of flat_space; the default, small enough up to 1M tokens) or
-  // any of search::optimizer_names() with `budget` samples.
+  // any of search::optimizer_names() with `budget` samples (BO: at most search::kBoSampleCap).
   std::string algo = "exhaustive";
   int64_t budget = 2000;
   uint64_t seed = 1;
