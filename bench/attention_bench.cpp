@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "../src/cost/random_mappings.h"
+#include "../tests/support/random_mappings.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/attention.h"
 #include "sparsemap/cost/evaluate.h"
