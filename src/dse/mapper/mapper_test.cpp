@@ -280,6 +280,8 @@ TEST(ModelMapper, DamagedCheckpointIsInputError) {
   bad.back().second["done"][0]["best"] = "x";
   bad.emplace_back("no fingerprint", good);
   bad.back().second.erase("fingerprint");
+  bad.emplace_back("samples 1e300", good);
+  bad.back().second["done"][0]["samples"] = 1e300;
   bad.emplace_back("kind not a string", good);
   bad.back().second["kind"] = 5;
   o.resume = true;
@@ -426,6 +428,45 @@ TEST(MappingDb, RoundTrip) {
   }
   std::filesystem::remove(path);
   EXPECT_THROW(read_mapping_db(path), InputError);
+}
+
+// Found by fuzz/mapping_db_fuzz: a float where an integer belongs (a tile of 2^64, a dimension
+// of 1e19) was converted by get<int64_t>() with undefined behaviour (UBSan under
+// make test-sanitize); a stride with one value read past the array. All are InputError now.
+TEST(MappingDb, NonIntegersAndShortArraysAreInputError) {
+  MapSpace::Decoded d;
+  d.levels = 1;
+  d.order[0] = {0, 1, 2, 3, 4, 5};
+  d.tile[0] = {1, 1, 1, 1, 1, 1};
+  const std::vector<DbEntry> db = {{workload::gemm("g", 8, 4, 6), d}};
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("mapper_bad_db_" + std::to_string(::getpid()) + ".json"))
+                               .string();
+  write_mapping_db(db, path);
+  nlohmann::json good;
+  {
+    std::ifstream in(path);
+    good = nlohmann::json::parse(in);
+  }
+  ASSERT_EQ(read_mapping_db(path).size(), 1u);
+  std::vector<std::pair<std::string, nlohmann::json>> bad;
+  bad.emplace_back("tile 2^64", good);
+  bad.back().second["mappings"][0]["levels"][0]["tiles"][2] = 18446744073709551616.0;
+  bad.emplace_back("dim 1e19", good);
+  bad.back().second["mappings"][0]["layer"]["dims"][0] = 1e19;
+  bad.emplace_back("cluster 1e300", good);
+  bad.back().second["mappings"][0]["levels"][0]["cluster"] = 1e300;
+  bad.emplace_back("parallel 2^32 + 1", good);
+  bad.back().second["mappings"][0]["levels"][0]["parallel"] = 4294967297LL;
+  bad.emplace_back("stride with one value", good);
+  bad.back().second["mappings"][0]["layer"]["stride"] = {1};
+  bad.emplace_back("order not an array", good);
+  bad.back().second["mappings"][0]["levels"][0]["order"] = 3;
+  for (const auto& [what, j] : bad) {
+    std::ofstream(path) << j.dump();
+    EXPECT_THROW(read_mapping_db(path), InputError) << what;
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -47,6 +47,20 @@ json layer_to_json(const workload::Layer& l) {
           {"dilation", {l.dilation.y, l.dilation.x}}};
 }
 
+// An integer field of a file a user gives (mapping DB, checkpoint): a JSON integer, else
+// json::type_error. get<int64_t>() would convert a float such as 1e19 with undefined behaviour.
+int64_t json_int(const json& v) {
+  if (!v.is_number_integer()) throw json::type_error::create(302, "expected an integer", &v);
+  return v.get<int64_t>();
+}
+
+std::vector<int64_t> json_ints(const json& v) {
+  if (!v.is_array()) throw json::type_error::create(302, "expected an array of integers", &v);
+  std::vector<int64_t> out;
+  for (const json& x : v) out.push_back(json_int(x));
+  return out;
+}
+
 workload::Layer layer_from_json(const json& j, const std::string& file) {
   try {
     workload::Layer l;
@@ -58,12 +72,12 @@ workload::Layer layer_from_json(const json& j, const std::string& file) {
     if (!d.is_array() || d.size() != l.dims.size())
       throw InputError({file, 0, 0}, "expected 9 dims per layer in the mapping DB");
     for (size_t i = 0; i < l.dims.size(); ++i) {
-      l.dims[i] = d[i].get<int64_t>();
+      l.dims[i] = json_int(d[i]);
       if (l.dims[i] < 1) throw InputError({file, 0, 0}, "layer dimensions must be positive");
     }
-    l.stride = {j.at("stride")[0].get<int64_t>(), j.at("stride")[1].get<int64_t>()};
-    l.pad = {j.at("pad")[0].get<int64_t>(), j.at("pad")[1].get<int64_t>()};
-    l.dilation = {j.at("dilation")[0].get<int64_t>(), j.at("dilation")[1].get<int64_t>()};
+    l.stride = {json_int(j.at("stride").at(0)), json_int(j.at("stride").at(1))};
+    l.pad = {json_int(j.at("pad").at(0)), json_int(j.at("pad").at(1))};
+    l.dilation = {json_int(j.at("dilation").at(0)), json_int(j.at("dilation").at(1))};
     if (l.stride.y < 1 || l.stride.x < 1 || l.dilation.y < 1 || l.dilation.x < 1 || l.pad.y < 0 ||
         l.pad.x < 0)
       throw InputError({file, 0, 0}, "bad stride, pad or dilation in the mapping DB");
@@ -111,10 +125,10 @@ struct TaskResult {
     TaskResult r;
     r.best = j.at("best").get<search::Genome>();
     r.best_fitness = j.at("best_fitness").get<double>();
-    r.samples = j.at("samples").get<int64_t>();
-    r.samples_to_5pct = j.at("samples_to_5pct").get<int64_t>();
-    r.samples_to_best = j.at("samples_to_best").get<int64_t>();
-    r.samples_to_cold = j.at("samples_to_cold").get<int64_t>();
+    r.samples = json_int(j.at("samples"));
+    r.samples_to_5pct = json_int(j.at("samples_to_5pct"));
+    r.samples_to_best = json_int(j.at("samples_to_best"));
+    r.samples_to_cold = json_int(j.at("samples_to_cold"));
     return r;
   }
 };
@@ -224,21 +238,21 @@ MapSpace::Decoded decoded_from_json(const json& j) {
     d.levels = static_cast<int>(j.size());
     for (int l = 0; l < d.levels; ++l) {
       const json& x = j[static_cast<size_t>(l)];
-      d.parallel[l] = x.at("parallel").get<int>();
-      const auto ord = x.at("order").get<std::vector<int>>();
-      const auto tiles = x.at("tiles").get<std::vector<int64_t>>();
-      if (ord.size() != kSlots || tiles.size() != kSlots || d.parallel[l] < 0 ||
-          d.parallel[l] >= kSlots)
+      const int64_t parallel = json_int(x.at("parallel"));
+      const std::vector<int64_t> ord = json_ints(x.at("order"));
+      const std::vector<int64_t> tiles = json_ints(x.at("tiles"));
+      if (ord.size() != kSlots || tiles.size() != kSlots || parallel < 0 || parallel >= kSlots)
         throw InputError({"<mapping DB>", 0, 0}, "expected 6 slots per level");
+      d.parallel[l] = static_cast<int>(parallel);
       std::vector<bool> seen(kSlots, false);
       for (int s = 0; s < kSlots; ++s) {
         if (ord[s] < 0 || ord[s] >= kSlots || seen[ord[s]] || tiles[s] < 1)
           throw InputError({"<mapping DB>", 0, 0}, "bad loop order or tile");
         seen[ord[s]] = true;
-        d.order[l][s] = ord[s];
+        d.order[l][s] = static_cast<int>(ord[s]);
         d.tile[l][s] = tiles[s];
       }
-      d.cluster[l] = x.at("cluster").get<int64_t>();
+      d.cluster[l] = json_int(x.at("cluster"));
     }
   } catch (const json::exception& e) {
     throw InputError({"<mapping DB>", 0, 0}, std::string("not a mapping: ") + e.what());
