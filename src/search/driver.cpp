@@ -169,6 +169,16 @@ SearchResult run_search(Optimizer& opt, const Evaluator& eval, const Evaluator::
                        "the checkpoint has " + std::to_string(result.samples) +
                            " samples, more than the budget of " + std::to_string(options.budget));
     opt.load((*resume)["optimizer"]);
+    // Callers decode the best genome (a shorter one used to abort map and codesign --resume):
+    // it must have the optimiser's genes (load checked "dims" against it), each in [0, 1].
+    const json& saved = (*resume)["optimizer"];
+    bool fits = !saved.contains("dims") || !saved["dims"].is_number_integer() ||
+                result.samples == 0 || result.best.size() == saved["dims"].get<size_t>();
+    for (double g : result.best) fits = fits && g >= 0.0 && g <= 1.0;
+    if (!fits)
+      throw InputError({"<checkpoint>", 0, 0},
+                       "'best' is not a genome of this search (wrong length or a gene outside "
+                       "[0, 1])");
   }
   result.history.reserve(static_cast<size_t>(std::max<int64_t>(options.budget, 0)));
   const bool writer = !options.checkpoint_file.empty() && mpi_rank() == 0;

@@ -236,6 +236,18 @@ TEST(SearchRun, ResumeChecksTheCheckpointFits) {
   other_batch["batch"] = 16;
   EXPECT_NE(error_of([&] { run("ga", "", 0, &other_batch); }).find("batch 16"), std::string::npos)
       << error_of([&] { run("ga", "", 0, &other_batch); });
+  // The best genome goes back to the caller, which decodes it: a shortened one (it aborted
+  // map and codesign --resume in their decoders) or a gene outside [0, 1] is refused.
+  nlohmann::json short_best = ckpt;
+  short_best["result"]["best"].erase(0);
+  EXPECT_NE(error_of([&] { run("ga", "", 0, &short_best); }).find("not a genome of this search"),
+            std::string::npos);
+  nlohmann::json big_gene = ckpt;
+  big_gene["result"]["best"][0] = 1e300;
+  EXPECT_NE(error_of([&] { run("ga", "", 0, &big_gene); }).find("not a genome of this search"),
+            std::string::npos);
+  EXPECT_EQ(run("ga", "", 0, &ckpt).best.size(), 5u);
+  std::filesystem::remove(path);
 }
 
 TEST(SearchCheckpoint, BadFilesNameTheFile) {
