@@ -55,6 +55,8 @@ void validate(const Arch& a, const std::string& where_label) {
     int64_t prod = 1;
     for (int64_t d : a.array_shape) {
       if (d <= 0) fail("expected array_shape entries > 0");
+      if (prod > a.num_pes / d)  // the product passes num_pes (and could overflow int64)
+        fail("array_shape multiplies to more than num_pes = " + std::to_string(a.num_pes));
       prod *= d;
     }
     if (prod != a.num_pes)

@@ -74,6 +74,16 @@ TEST(Validate, RejectsBadFields) {
     EXPECT_EQ(std::string(e.what()),
               "x.yaml: array_shape multiplies to 512, expected num_pes = 1024");
   }
+  // Found by fuzz/arch_yaml_fuzz: the product of a long shape overflowed int64 (UBSan).
+  a.array_shape = {16, 6, 429496, 6, 429496729256};
+  try {
+    validate(a, "x.yaml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "x.yaml: array_shape multiplies to more than num_pes = 1024");
+  }
+  a.array_shape = {32, 32};
+  EXPECT_NO_THROW(validate(a, "x.yaml"));
 }
 
 }  // namespace
