@@ -228,12 +228,15 @@ void run_schedule_cmd(const ScheduleArgs& a) {
   std::vector<sc::Schedule> warm;
   if (!a.warm_start.empty()) warm.push_back(load_warm_start(a.warm_start, table));
   std::vector<std::string> algos;
-  if (a.algo == "all") {
-    algos = {"gsharp", "magma-ga"};
-    for (const auto& b : blackbox_names()) algos.push_back(b);
-  } else {
-    algos = {a.algo};
+  for (const auto& name : split_list(a.algo)) {
+    if (name == "all") {
+      algos.insert(algos.end(), {"gsharp", "magma-ga"});
+      for (const auto& b : blackbox_names()) algos.push_back(b);
+    } else {
+      algos.push_back(name);
+    }
   }
+  if (algos.empty()) throw InputError({"<flag --algo>", 0, 0}, "expected an algorithm");
   const auto heur = sc::run_heuristics(sim, a.seed);
   std::vector<std::pair<std::string, Outcome>> runs;
   for (const auto& algo : algos) {
@@ -276,8 +279,9 @@ void register_schedule(CLI::App& app) {
                   "for --job-table)")
       ->capture_default_str();
   cmd->add_option("--algo", a->algo,
-                  "gsharp, magma-ga, all, a heuristic (FCFS-GREEDY, ..., herald, prema, ai-mt), "
-                  "or ga, random, sa, de, pso, cmaes, oneplusone")
+                  "gsharp, magma-ga, a heuristic (FCFS-GREEDY, ..., herald, prema, ai-mt), ga, "
+                  "random, sa, de, pso, cmaes, oneplusone, or all; a comma-separated list runs "
+                  "each (the first is reported in detail)")
       ->capture_default_str();
   cmd->add_option("--budget", a->budget, "Evaluations (simulator calls) per search")
       ->capture_default_str();

@@ -14,7 +14,8 @@
 //   elitism: the best max(1, 0.05 P) join the children; the best P of both go on.
 // G# (ours) differs from MAGMA's code in four ways, each an option: the first generation is
 // evaluated, elites keep their fitness (no re-evaluation), crossovers produce both children,
-// and kLocalSearchFraction of the budget hill-climbs from the best (Ga::local_search).
+// and kLocalSearchFraction of the budget hill-climbs from the best (Ga::local_search), which
+// starts from the better of the GA's best and the 12 heuristics' schedules (12 evaluations).
 #include "sparsemap/dse/schedule/gsharp.h"
 
 #include <algorithm>
@@ -95,6 +96,19 @@ class Ga {
   std::pair<int, int> draw_parents();
   std::vector<Genome> breed(size_t count);
   std::vector<Genome> initial_population();
+  // The deterministic list heuristics and the Herald-, PREMA- and AI-MT-like schedules.
+  std::vector<Genome> heuristic_genomes() {
+    std::vector<Genome> out;
+    std::mt19937_64 hrng(o_.seed);
+    const JobTable& t = sim_.table();
+    for (JobOrder jo : {JobOrder::Fcfs, JobOrder::Sjf, JobOrder::Heft})
+      for (CoreSelect cs : {CoreSelect::Greedy, CoreSelect::RoundRobin, CoreSelect::Heft})
+        out.push_back(encode(list_heuristic(t, jo, cs, hrng)));
+    out.push_back(encode(herald_like(t, sim_.dram_bw())));
+    out.push_back(encode(prema_like(t, sim_.dram_bw())));
+    out.push_back(encode(aimt_like(t, sim_.dram_bw())));
+    return out;
+  }
   void local_search(int64_t budget);
 
   Simulator& sim_;
@@ -196,20 +210,12 @@ std::vector<Genome> Ga::initial_population() {
       SPARSEMAP_ASSERT(static_cast<int>(s.core.size()) == n_);
       pop.push_back(encode(s));
     }
-    if (o_.seed_heuristics) {
-      std::mt19937_64 hrng(o_.seed);
-      const JobTable& t = sim_.table();
-      for (JobOrder jo : {JobOrder::Fcfs, JobOrder::Sjf, JobOrder::Heft})
-        for (CoreSelect cs : {CoreSelect::Greedy, CoreSelect::RoundRobin, CoreSelect::Heft})
-          pop.push_back(encode(list_heuristic(t, jo, cs, hrng)));
-      pop.push_back(encode(herald_like(t, sim_.dram_bw())));
-      pop.push_back(encode(prema_like(t, sim_.dram_bw())));
-      pop.push_back(encode(aimt_like(t, sim_.dram_bw())));
-    }
+    if (o_.seed_heuristics)
+      for (auto& g : heuristic_genomes()) pop.push_back(std::move(g));
     if (pop.size() > size) pop.resize(size);
-    // With a warm start, the rest of the population are mutated copies of the seeds.
+    // With a warm start, half the population are mutated copies of the seeds.
     const size_t warm = std::min(o_.warm_start.size(), pop.size());
-    for (size_t i = 0; warm > 0 && pop.size() < size; ++i) {
+    for (size_t i = 0; warm > 0 && pop.size() < size / 2; ++i) {
       Genome g = pop[i % warm];
       mutate(g, o_.warm_mutation_rate);
       pop.push_back(std::move(g));
@@ -326,6 +332,10 @@ SearchResult Ga::run() {
     if (o_.progress) o_.progress(evals_, best_);
   }
   if (evals_ < o_.budget && !best_genome_.core.empty()) {
+    // The heuristics' schedules compete with the GA's best as the climb's start.
+    if (o_.heuristics_in_finish && !o_.seed_heuristics)
+      for (const auto& g : heuristic_genomes())
+        if (evals_ < o_.budget - 1) evaluate(g);
     local_search(o_.budget);
     res.convergence.push_back({evals_, best_});
   }
@@ -343,15 +353,33 @@ SearchResult run_gsharp(Simulator& sim, const GsharpOptions& o) {
 }
 
 Schedule transfer_schedule(const JobTable& from, const Schedule& s, const JobTable& to) {
-  const auto pf = magma_sort_order(from), pt = magma_sort_order(to);
-  const int nf = from.num_jobs, nt = to.num_jobs;
+  const int nf = from.num_jobs, nt = to.num_jobs, mf = from.num_cores, mt = to.num_cores;
   Schedule out{std::vector<int>(nt, 0), std::vector<double>(nt, 0.0)};
+  const int mc = std::min(mf, mt);
+  std::vector<char> used(nf, 0);
+  int free_left = nf;
   for (int k = 0; k < nt; ++k) {
-    const int src =
-        nt > 1 ? static_cast<int>(std::lround(static_cast<double>(k) * (nf - 1) / (nt - 1))) : 0;
-    const int jf = pf[std::min(src, nf - 1)];
-    out.core[pt[k]] = s.core[jf] % to.num_cores;
-    out.priority[pt[k]] = s.priority[jf];
+    // The most similar earlier job not taken yet (all free again once all are taken): least
+    // sum over shared cores of |ln L_to - ln L_from|.
+    if (free_left == 0) {
+      std::fill(used.begin(), used.end(), 0);
+      free_left = nf;
+    }
+    int best = 0;
+    double best_d = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < nf; ++j) {
+      if (used[j]) continue;
+      double d = 0;
+      for (int c = 0; c < mc; ++c) d += std::fabs(std::log(to.latency(k, c) / from.latency(j, c)));
+      if (d < best_d) {
+        best_d = d;
+        best = j;
+      }
+    }
+    used[best] = 1;
+    --free_left;
+    out.core[k] = s.core[best] % mt;
+    out.priority[k] = s.priority[best];
   }
   return out;
 }

@@ -20,9 +20,8 @@ inline constexpr double kGsharpCrossoverRate = 0.9;       // one-row crossover, 
 inline constexpr double kGsharpRangeCrossoverRate = 0.1;  // both rows, per pair
 inline constexpr double kGsharpAccelCrossoverRate = 0.1;  // accelerator crossover, per child
 inline constexpr double kGsharpMutationRate = 0.05;       // per gene
-// Warm start: the transferred schedule and copies of it with each gene re-drawn at this rate.
-// Chosen (0.02, 0.05, 0.1 tried) on the tuning set batch_mix/insts0 -> insts1 (MAGMA's tables,
-// bandwidth 1); the warm-start figures in docs/gsharp.md are measured on other pairs.
+// Warm start: copies of the carried schedule with each gene re-drawn at this rate (MAGMA's
+// per-gene mutation rate; not tuned).
 inline constexpr double kWarmMutationRate = 0.05;
 
 // G#'s finishing phase (not in MAGMA): this share of the budget hill-climbs from the best
@@ -48,8 +47,10 @@ struct GsharpOptions {
   // identical children). Off (G#): the first generation is evaluated and holds the seeds and
   // heuristic schedules, crossovers make both children, elites keep their fitness.
   bool magma_exact = false;
-  bool magma_crossover = false;      // MAGMA's crossover aliasing alone (one child changed)
-  bool seed_heuristics = false;      // the heuristics' schedules join the first generation
+  bool magma_crossover = false;  // MAGMA's crossover aliasing alone (one child changed)
+  bool seed_heuristics = false;  // the heuristics' schedules join the first generation
+  // Else they are evaluated before the hill climbing, which starts from the best of all.
+  bool heuristics_in_finish = true;
   std::vector<Schedule> warm_start;  // previous schedules mapped onto this table
   double warm_mutation_rate = kWarmMutationRate;
   // Share of the budget spent hill-climbing from the best schedule after the GA (G# only).
@@ -68,9 +69,12 @@ struct SearchResult {
 
 SearchResult run_gsharp(Simulator& sim, const GsharpOptions& o);
 
-// A schedule of `from` carried to `to` for warm start: both tables' jobs are put in
-// magma_sort_order (by latency) and job k of `to`'s order takes the core and priority of job
-// round(k * (n_from - 1) / (n_to - 1)) of `from`'s; cores beyond `to`'s count wrap around.
+// A schedule of `from` carried to `to` for warm start: each job of `to` (in order) takes the
+// core (modulo `to`'s cores) and priority of the job of `from` not taken yet whose latencies are
+// the most alike, argmin_j sum_c |ln L_to[k][c] - ln L_from[j][c]| over the cores both tables
+// have (once every job of `from` is taken, all are free again). The warm
+// first generation is the carried schedule, mutated copies of it (kWarmMutationRate per gene)
+// up to half the population, and random schedules.
 Schedule transfer_schedule(const JobTable& from, const Schedule& s, const JobTable& to);
 
 // One of search::optimizer_names() (not "exhaustive") on the same encoding: 2 x jobs genes in
