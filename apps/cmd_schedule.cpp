@@ -14,6 +14,7 @@
 #include "sparsemap/dse/schedule/heuristics.h"
 #include "sparsemap/dse/schedule/jobs.h"
 #include "sparsemap/error.h"
+#include "sparsemap/io/gnuplot.h"
 #include "sparsemap/io/magma_csv.h"
 #include "sparsemap/io/util.h"
 #include "sparsemap/search/optimizer.h"
@@ -108,6 +109,52 @@ Outcome run_algo(const ScheduleArgs& a, const std::string& algo, sc::Simulator& 
   return out;
 }
 
+// Gantt chart (one row per core, one box per job, coloured by tenant) above the DRAM bandwidth
+// in use over time, with the available bandwidth as a line. Data: PLOT.jobs.dat and
+// PLOT.bw.dat; script: PLOT.gp (rerun with `gnuplot PLOT.gp`).
+void write_plot(const std::string& path, const sc::JobTable& t, const sc::SimResult& r, double bw,
+                const std::string& title) {
+  if (!io::is_plot_path(path))
+    throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
+  const std::string jobs_path = path + ".jobs.dat", bw_path = path + ".bw.dat";
+  {
+    std::ofstream f(jobs_path);
+    if (!f) throw InputError({jobs_path, 0, 0}, "cannot write the plot data");
+    f << "# core start_cycles end_cycles tenant job\n";
+    for (const auto& j : r.jobs)
+      f << j.core << " " << j.start_cycles << " " << j.end_cycles << " " << t.jobs[j.job].thread
+        << " " << j.job << "\n";
+  }
+  {
+    std::ofstream f(bw_path);
+    if (!f) throw InputError({bw_path, 0, 0}, "cannot write the plot data");
+    f << "# time_cycles bw_in_use (step starting at time)\n";
+    for (const auto& s : r.bw_trace) {
+      double total = 0;
+      for (double v : s.bw_by_core) total += v;
+      f << s.start_cycles << " " << total << "\n";
+    }
+    f << r.makespan_cycles << " 0\n";
+  }
+  std::string ytics;
+  for (int c = 0; c < t.num_cores; ++c)
+    ytics += (c ? ", " : "") + io::gnuplot_quote(t.core_names[c]) + " " + std::to_string(c);
+  std::string g = io::gnuplot_header(path, 1000, 650);
+  g += "set termoption noenhanced\n";  // core names hold underscores
+  g += "set multiplot layout 2,1 title " + io::gnuplot_quote(title) + "\n";
+  g += "set lmargin 22\nset xrange [0:" + std::to_string(r.makespan_cycles) + "]\n";
+  g += "set ytics (" + ytics + ")\nset yrange [-0.6:" + std::to_string(t.num_cores - 0.4) + "]\n";
+  g += "unset key\nset ylabel 'core'\nset style fill solid 0.8 border lc rgb 'black'\n";
+  g += "plot " + io::gnuplot_quote(jobs_path) +
+       " using (($2+$3)/2):1:(($3-$2)/2):(0.38):4 with boxxyerror lc variable\n";
+  g += "set ytics auto\nset yrange [0:*]\nset xlabel 'time (cycles)'\n";
+  g += "set ylabel 'DRAM bandwidth in use'\nset key top right\n";
+  g += "plot " + io::gnuplot_quote(bw_path) + " using 1:2 with fillsteps lc rgb '#4477aa' title " +
+       "'in use', " + std::to_string(bw) + " with lines lw 2 lc rgb '#cc3311' title 'available'\n";
+  g += "unset multiplot\n";
+  io::render_gnuplot(g, path + ".gp", jobs_path);
+}
+
 void print_and_write(const ScheduleArgs& a, const sc::JobTable& t, const std::string& source,
                      sc::Simulator& sim, const std::vector<sc::HeuristicResult>& heur,
                      const std::vector<std::pair<std::string, Outcome>>& runs, int64_t cost_evals) {
@@ -142,6 +189,10 @@ void print_and_write(const ScheduleArgs& a, const sc::JobTable& t, const std::st
     std::printf("%s: makespan %s cycles, bandwidth in use %.1f%% of the time-average\n%s",
                 main.first.c_str(), with_commas(std::llround(r.makespan_cycles)).c_str(),
                 100 * r.bw_utilisation, cores.str().c_str());
+  if (!a.plot.empty())
+    write_plot(a.plot, t, r, a.bw,
+               main.first + ": makespan " + with_commas(std::llround(r.makespan_cycles)) +
+                   " cycles, lower bound " + with_commas(std::llround(lb)));
   if (a.json.empty()) return;
   json j;
   j["algo"] = main.first;
@@ -208,6 +259,8 @@ void run_schedule_cmd(const ScheduleArgs& a) {
     throw InputError({"<flag --budget>", 0, 0}, "expected 1 to 100,000,000 evaluations");
   if (a.population < 2 || a.population > 100000)
     throw InputError({"<flag --population>", 0, 0}, "expected a population of 2 to 100,000");
+  if (!a.plot.empty() && !io::is_plot_path(a.plot))
+    throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
   sc::JobTable table;
   std::string source;
   int64_t cost_evals = 0;
