@@ -77,7 +77,9 @@ sc::Schedule load_warm_start(const std::string& path, const sc::JobTable& to) {
         throw InputError({path, 0, 0}, "schedule.core out of range");
     return sc::transfer_schedule(from, prev, to);
   } catch (const json::exception& e) {
-    throw InputError({path, 0, 0}, std::string("expected the JSON of a schedule run: ") + e.what());
+    std::string why;
+    for (char ch : std::string(e.what()).substr(0, 160)) why += (ch >= 32 && ch < 127) ? ch : '?';
+    throw InputError({path, 0, 0}, "expected the JSON of a schedule run: " + why);
   }
 }
 

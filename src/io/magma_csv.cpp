@@ -19,6 +19,15 @@ struct Field {
   int column = 1;         // 1-based column of its first character
 };
 
+// A field as it may appear in a one-line message: at most 40 characters, anything that is not
+// printable ASCII shown as '?'.
+std::string shown(std::string_view text) {
+  std::string out;
+  for (char ch : text.substr(0, 40)) out += (ch >= 32 && ch < 127) ? ch : '?';
+  if (text.size() > 40) out += "...";
+  return out;
+}
+
 std::vector<Field> split_fields(std::string_view line) {
   std::vector<Field> out;
   size_t start = 0;
@@ -68,19 +77,18 @@ int64_t parse_int(const Field& f, const std::string& file, int line, const char*
     i = 1;
   }
   if (i == f.text.size())
-    throw InputError(at, std::string("expected ") + what + ", found '" + std::string(f.text) + "'");
+    throw InputError(at, std::string("expected ") + what + ", found '" + shown(f.text) + "'");
   for (; i < f.text.size(); ++i) {
     char ch = f.text[i];
     if (ch < '0' || ch > '9')
-      throw InputError(at,
-                       std::string("expected ") + what + ", found '" + std::string(f.text) + "'");
+      throw InputError(at, std::string("expected ") + what + ", found '" + shown(f.text) + "'");
     if (v > kMaxSize) break;
     v = v * 10 + (ch - '0');
   }
   if (neg) v = -v;
   if (v < lo || v > hi)
     throw InputError(at, std::string("expected ") + what + " in " + std::to_string(lo) + ".." +
-                             std::to_string(hi) + ", found " + std::string(f.text));
+                             std::to_string(hi) + ", found " + shown(f.text));
   return v;
 }
 
@@ -93,7 +101,7 @@ double parse_real(const Field& f, const std::string& file, int line, const char*
   if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v) || v < 0 ||
       (positive && v <= 0))
     throw InputError(at, std::string("expected ") + what + (positive ? " > 0" : " >= 0") +
-                             ", found '" + s + "'");
+                             ", found '" + shown(s) + "'");
   return v;
 }
 
@@ -113,7 +121,7 @@ std::map<std::string, size_t> header_columns(const std::vector<Field>& f,
                                              const std::string& file, int line) {
   std::map<std::string, size_t> cols;
   for (size_t i = 0; i < f.size(); ++i) {
-    std::string name(f[i].text);
+    const std::string name(f[i].text);
     bool known = false;
     for (const auto& r : required) known |= r == name;
     for (const auto& o : optional) known |= o == name;
@@ -121,10 +129,10 @@ std::map<std::string, size_t> header_columns(const std::vector<Field>& f,
       std::string all;
       for (const auto& r : required) all += (all.empty() ? "" : ", ") + r;
       throw InputError({file, line, f[i].column},
-                       "unknown column '" + name + "' (expected a header with " + all + ")");
+                       "unknown column '" + shown(name) + "' (expected a header with " + all + ")");
     }
     if (cols.count(name))
-      throw InputError({file, line, f[i].column}, "column '" + name + "' twice");
+      throw InputError({file, line, f[i].column}, "column '" + shown(name) + "' twice");
     cols[name] = i;
   }
   for (const auto& r : required)
@@ -256,6 +264,14 @@ std::vector<PlatformCoreRow> parse_platform_csv(const std::string& text, const s
       throw InputError({file, ln, f[cols["name"]].column}, "expected a core name");
     r.pes = parse_int(f[cols["pes"]], file, ln, "a PE count", 1, 1 << 24);
     r.dataflow = std::string(f[cols["dataflow"]].text);
+    for (const char* key : {"name", "dataflow"}) {
+      const Field& fd = f[cols[key]];
+      if (shown(fd.text) != fd.text || fd.text.empty())
+        throw InputError({file, ln, fd.column},
+                         std::string("expected a ") + key +
+                             " of printable characters (at most 40), found '" + shown(fd.text) +
+                             "'");
+    }
     r.dataflow_column = f[cols["dataflow"]].column;
     if (cols.count("l1_bytes"))
       r.l1_bytes = parse_int(f[cols["l1_bytes"]], file, ln, "L1 bytes per PE", 1, kMaxSize);
