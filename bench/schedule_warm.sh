@@ -1,7 +1,7 @@
 #!/bin/bash
 # G# warm start on a new batch: MAGMA's batch_mix job files (tests/data/magma, bench/data/magma),
 # job tables from our cost model. For each platform and bandwidth, G# schedules insts0 cold
-# (10,000 evaluations); its JSON then warm-starts insts1 and insts2 at BUDGET (default 1,000)
+# (10,000 evaluations); its JSON then warm-starts insts1..insts4 at BUDGET (default 1,000)
 # evaluations, beside a cold search at BUDGET and at 10,000.
 #   bench/schedule_warm.sh [build/sparsemap] [BUDGET]
 set -euo pipefail
@@ -17,7 +17,7 @@ for p in magma-s5 magma-s7; do
   for bw in 256 1024; do
     "$S" schedule --jobs "$here/tests/data/magma/jobs_batch_mix-insts0.csv" --platform $p --bw $bw \
       --quiet --json "$T/src.json" > /dev/null
-    for i in 1 2; do
+    for i in 1 2 3 4; do
       f="$here/bench/data/magma/jobs_batch_mix-insts$i.csv"
       "$S" schedule --jobs "$f" --platform $p --bw $bw --budget "$N" --quiet --json "$T/c.json" > /dev/null
       "$S" schedule --jobs "$f" --platform $p --bw $bw --budget "$N" --warm-start "$T/src.json" \

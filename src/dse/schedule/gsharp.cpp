@@ -210,7 +210,7 @@ std::vector<Genome> Ga::initial_population() {
       SPARSEMAP_ASSERT(static_cast<int>(s.core.size()) == n_);
       pop.push_back(encode(s));
     }
-    if (o_.seed_heuristics)
+    if (o_.seed_heuristics || !o_.warm_start.empty())
       for (auto& g : heuristic_genomes()) pop.push_back(std::move(g));
     if (pop.size() > size) pop.resize(size);
     // With a warm start, half the population are mutated copies of the seeds.
@@ -333,7 +333,7 @@ SearchResult Ga::run() {
   }
   if (evals_ < o_.budget && !best_genome_.core.empty()) {
     // The heuristics' schedules compete with the GA's best as the climb's start.
-    if (o_.heuristics_in_finish && !o_.seed_heuristics)
+    if (o_.heuristics_in_finish && !o_.seed_heuristics && o_.warm_start.empty())
       for (const auto& g : heuristic_genomes())
         if (evals_ < o_.budget - 1) evaluate(g);
     local_search(o_.budget);

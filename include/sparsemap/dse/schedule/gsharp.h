@@ -44,12 +44,13 @@ struct GsharpOptions {
   // MAGMA's code as published: random first generation left unevaluated (its children are
   // the first evaluated), elites re-evaluated every generation, and the numpy aliasing of its
   // crossovers (one-row crossover changes only the first child; range crossover gives two
-  // identical children). Off (G#): the first generation is evaluated and holds the seeds and
-  // heuristic schedules, crossovers make both children, elites keep their fitness.
+  // identical children). Off (G#): the first generation is evaluated and holds the warm-start
+  // seeds, crossovers make both children, elites keep their fitness.
   bool magma_exact = false;
   bool magma_crossover = false;  // MAGMA's crossover aliasing alone (one child changed)
-  bool seed_heuristics = false;  // the heuristics' schedules join the first generation
-  // Else they are evaluated before the hill climbing, which starts from the best of all.
+  // The heuristics' schedules join the first generation (always with a warm start); else
+  // they are evaluated before the hill climbing, which starts from the best of all.
+  bool seed_heuristics = false;
   bool heuristics_in_finish = true;
   std::vector<Schedule> warm_start;  // previous schedules mapped onto this table
   double warm_mutation_rate = kWarmMutationRate;
@@ -72,9 +73,9 @@ SearchResult run_gsharp(Simulator& sim, const GsharpOptions& o);
 // A schedule of `from` carried to `to` for warm start: each job of `to` (in order) takes the
 // core (modulo `to`'s cores) and priority of the job of `from` not taken yet whose latencies are
 // the most alike, argmin_j sum_c |ln L_to[k][c] - ln L_from[j][c]| over the cores both tables
-// have (once every job of `from` is taken, all are free again). The warm
-// first generation is the carried schedule, mutated copies of it (kWarmMutationRate per gene)
-// up to half the population, and random schedules.
+// have (once every job of `from` is taken, all are free again). The warm first generation is
+// the carried schedule, the heuristics' schedules, mutated copies of the carried one
+// (kWarmMutationRate per gene) up to half the population, and random schedules.
 Schedule transfer_schedule(const JobTable& from, const Schedule& s, const JobTable& to);
 
 // One of search::optimizer_names() (not "exhaustive") on the same encoding: 2 x jobs genes in
