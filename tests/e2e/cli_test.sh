@@ -147,5 +147,20 @@ printf 'base: flat-edge\nl2_bytes: 1024\n' >"$tmp/tiny.yaml"
 run 2 attention --model bert --hw "$tmp/tiny.yaml" --seq 512 --quiet &&
   check "attention tiny buffer" grep -q "buffer too small for any tile" "$tmp/err"
 
+# schedule (G#): the JSON contract on MAGMA's job table, and bad job tables, job files and
+# platforms: one line with file:line:column, exit status 2.
+run 0 schedule --job-table tests/data/magma/jobtable_batch_mix-insts0.csv --bw 1 --budget 300 --json - &&
+  check "schedule json keys" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['algo']=='gsharp' and j['evaluations']==300 and j['lower_bound_cycles']>1871853 and \
+j['makespan_cycles']>=j['lower_bound_cycles'] and len(j['cores'])==4 and 'FCFS-GREEDY' in j['heuristics'] \
+and all('start' in x and 'end' in x for c in j['cores'] for x in c['jobs'])" "$tmp/out"
+printf 'job,core,latency_cycles,req_dram_bw\n0,0,10,1\n0,1,ten,1\n' >"$tmp/jt.csv"
+run 2 schedule --job-table "$tmp/jt.csv" --bw 1 && check "schedule bad table one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+  check "schedule bad table location" grep -q "jt.csv:3:5: expected a latency" "$tmp/err"
+printf 'name,pes,dataflow\nc0,2048,kcp_ws\nc1,-4,kcp_ws\n' >"$tmp/pf.csv"
+run 2 schedule --jobs mix --platform "$tmp/pf.csv" && check "schedule bad platform location" grep -q "pf.csv:3:4: expected a PE count" "$tmp/err"
+printf '1,1,20,512,128,1,1,1,3\n1,2,20,512\n' >"$tmp/jobs.csv"
+run 2 schedule --jobs "$tmp/jobs.csv" --platform magma-s2 && check "schedule bad job file location" grep -q "jobs.csv:2:" "$tmp/err"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]
