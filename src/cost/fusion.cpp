@@ -63,9 +63,19 @@ FusionCostModel::FusionCostModel(FusionGraph graph, arch::Arch arch, FusionOptio
   for (size_t i = 0; i < graph_.nodes.size(); ++i) {
     for (int64_t m : mbs_) {
       const workload::Layer l = with_micro_batch(graph_.nodes[i].layer, b, m);
-      const Cost c =
-          cost::evaluate(l, unlimited, dataflow_mapping(options_.dataflow, l, arch_.num_pes));
-      ++evaluations_;
+      Cost c;
+      c.status = Status::Invalid;
+      c.reason = "no dataflow template maps it";
+      if (options_.dataflow == "best") {  // the fastest template on chip for this shape
+        for (const auto& t : dataflow_templates()) {
+          const Cost x = cost::evaluate(l, unlimited, dataflow_mapping(t.name, l, arch_.num_pes));
+          ++evaluations_;
+          if (x.ok() && (!c.ok() || x.runtime_cycles < c.runtime_cycles)) c = x;
+        }
+      } else {
+        c = cost::evaluate(l, unlimited, dataflow_mapping(options_.dataflow, l, arch_.num_pes));
+        ++evaluations_;
+      }
       if (!c.ok())
         throw InputError({"<fusion " + graph_.name + ">", 0, 0},
                          "layer '" + l.name + "' cannot be evaluated: " + c.reason);

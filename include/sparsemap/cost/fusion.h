@@ -65,8 +65,10 @@ struct FusionMapping {
 };
 
 struct FusionOptions {
-  std::string dataflow = "kcp_ws";  // fixed dataflow template for every layer (dataflows.h)
-  int64_t buffer_bytes = 0;         // on-chip buffer for fusion; 0: the arch's l2_bytes
+  // Per-layer dataflow: a template of dataflows.h for every layer, or "best": per layer and
+  // micro-batch the template with the fewest on-chip cycles (3 evaluations each).
+  std::string dataflow = "best";
+  int64_t buffer_bytes = 0;  // on-chip buffer for fusion; 0: the arch's l2_bytes
 };
 
 // What one group costs. Units in the names; words are arch.word_bytes bytes.

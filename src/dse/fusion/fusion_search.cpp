@@ -190,7 +190,10 @@ FusionResult greedy(const FusionCostModel& m, Objective o) {
 FusionResult dp(const FusionCostModel& m, Objective o) {
   const auto t0 = Clock::now();
   int64_t samples = 0;
-  if (o != Objective::Edp) return finish(m, "dp", dp_once(m, GroupScore{o}, &samples), samples, t0);
+  if (o != Objective::Edp) {
+    FusionMapping f = dp_once(m, GroupScore{o}, &samples);
+    return finish(m, "dp", std::move(f), samples, t0);
+  }
   const FusionCost base = m.evaluate(FusionMapping::no_fusion(m.size(), m.graph().batch));
   ++samples;
   FusionMapping best;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sparsemap/dse/fusion/synthetic_models.h"
 #include "sparsemap/error.h"
 
 namespace sparsemap::dse::fusion {
@@ -126,6 +127,25 @@ TEST(FusionSearch, BadInput) {
   EXPECT_EQ(parse_objective("edp"), Objective::Edp);
   const FusionCostModel m = model_of(0, 8000);
   EXPECT_THROW(exhaustive(m, Objective::Latency, 100), InputError);
+}
+
+}  // namespace
+}  // namespace sparsemap::dse::fusion
+
+namespace sparsemap::dse::fusion {
+namespace {
+
+TEST(SyntheticModels, BuildFusionGraphsDeterministically) {
+  int skips = 0;
+  for (uint64_t s = 1; s <= 40; ++s) {
+    const workload::Model m = synthetic_cnn(s, 4);
+    EXPECT_EQ(m, synthetic_cnn(s, 4));
+    const cost::FusionGraph g = cost::fusion_graph(m, 4);
+    EXPECT_GE(g.nodes.size(), 4u) << m.name;
+    EXPECT_LE(g.nodes.size(), 80u) << m.name;
+    skips += g.skip_edges();
+  }
+  EXPECT_GT(skips, 40);
 }
 
 }  // namespace
