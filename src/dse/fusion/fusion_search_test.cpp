@@ -62,6 +62,31 @@ TEST(FusionSearch, DpEqualsExhaustiveOnSmallChains) {
     }
 }
 
+// A residual block: the skip edge crosses group boundaries; DP stays exact (a group's cost
+// depends only on its range).
+TEST(FusionSearch, DpEqualsExhaustiveWithASkipConnection) {
+  workload::Model m;
+  m.name = "res";
+  const int64_t b = 4;
+  m.layers.push_back(workload::conv2d("stem", b, 3, 12, 12, 8, 3, 1, 1));
+  m.layers.push_back(workload::conv2d("blk.conv1", b, 8, 12, 12, 8, 3, 1, 1));
+  m.layers.push_back(workload::conv2d("blk.conv2", b, 8, 12, 12, 8, 3, 1, 1));
+  m.layers.push_back(
+      workload::nongemm("blk.add", workload::OpKind::Elementwise, "add", {b, 8, 12, 12}, 2));
+  m.layers.push_back(workload::conv2d("head", b, 8, 12, 12, 16, 1));
+  const cost::FusionGraph g = cost::fusion_graph(m, b);
+  ASSERT_EQ(g.skip_edges(), 1);
+  for (int64_t buffer : {4000, 12000, 60000}) {
+    cost::FusionOptions o;
+    o.buffer_bytes = buffer;
+    const FusionCostModel fm(g, small_arch(), o);
+    for (Objective obj : {Objective::Latency, Objective::Energy})
+      EXPECT_DOUBLE_EQ(objective_value(dp(fm, obj).cost, obj),
+                       objective_value(exhaustive(fm, obj).cost, obj))
+          << buffer;
+  }
+}
+
 TEST(FusionSearch, BaselinesOrderAndMeetTheBuffer) {
   const FusionCostModel m = model_of(1, 8000);
   const FusionResult none = no_fusion(m, Objective::Latency);

@@ -239,6 +239,7 @@ Fuser::Fuser(const FuserConfig& config, uint64_t seed) : impl_(std::make_unique<
   impl_->config = config;
   impl_->net = DtNet(config);
   impl_->net->eval();
+  impl_->fast = extract(impl_->net, config);
 }
 Fuser::~Fuser() = default;
 Fuser::Fuser(Fuser&&) noexcept = default;
@@ -261,6 +262,7 @@ Fuser Fuser::load(const std::string& path) {
   Fuser f(c);
   f.impl_->net = net;
   f.impl_->net->eval();
+  f.impl_->fast = extract(f.impl_->net, c);
   return f;
 }
 
@@ -270,7 +272,6 @@ cost::FusionMapping Fuser::infer(const cost::FusionCostModel& m) const {
     throw InputError({"<fuse --method learned>", 0, 0},
                      "the model has " + std::to_string(n) + " layers; this fuser handles " +
                          std::to_string(impl_->config.max_nodes));
-  if (impl_->fast.d == 0) impl_->fast = extract(impl_->net, impl_->config);
   const FastNet& fn = impl_->fast;
   const int d = fn.d;
   Decoder dec(fn, 3 * n);
