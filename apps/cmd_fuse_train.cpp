@@ -16,12 +16,12 @@ namespace sparsemap::cli {
 namespace {
 
 struct FuseTrainArgs {
-  std::string models = "synth:48,resnet50", batches = "4,16,64",
+  std::string models = "synth:160,resnet50", batches = "4,16,64",
               buffers_kb = "128,256,512,1024,2048";
   std::string hw = "flat-edge", objective = "latency", out, checkpoint, json;
   int64_t search_budget = 2000, minibatch = 16;
-  int draws = 6, epochs = 60, d_model = 64, layers = 2, heads = 4, threads = 1;
-  double lr = 1e-3;
+  int draws = 6, epochs = 16, d_model = 32, layers = 2, heads = 4, threads = 1;
+  double lr = 1e-3, fuse_weight = 4.0;
   uint64_t seed = 1;
   bool quiet = false;
 };
@@ -56,6 +56,9 @@ void run(const FuseTrainArgs& a) {
   o.epochs = a.epochs;
   o.minibatch = a.minibatch;
   o.lr = a.lr;
+  if (!(a.fuse_weight > 0 && a.fuse_weight <= 100))
+    throw InputError({"<flag --fuse-weight>", 0, 0}, "expected a weight in (0, 100]");
+  o.fuse_weight = a.fuse_weight;
   o.seed = a.seed;
   o.threads = a.threads;
   o.config.d_model = a.d_model;
@@ -116,6 +119,8 @@ void register_fuse_train(CLI::App& app) {
   c->add_option("--epochs", a->epochs, "training epochs")->capture_default_str();
   c->add_option("--minibatch", a->minibatch, "trajectories per step")->capture_default_str();
   c->add_option("--lr", a->lr, "AdamW learning rate")->capture_default_str();
+  c->add_option("--fuse-weight", a->fuse_weight, "loss weight of the expert's fuse actions")
+      ->capture_default_str();
   c->add_option("--d-model", a->d_model, "transformer width")->capture_default_str();
   c->add_option("--layers", a->layers, "transformer blocks")->capture_default_str();
   c->add_option("--heads", a->heads, "attention heads")->capture_default_str();

@@ -219,7 +219,10 @@ TrainReport train(const TrainOptions& o) {
       const torch::Tensor ce = torch::nn::functional::cross_entropy(
           logits.reshape({-1, kActions}), b.target.reshape({-1}),
           torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
-      const torch::Tensor loss = (ce * b.valid.reshape({-1})).sum() / b.valid.sum();
+      // Weights: 0 on padding, fuse_weight on the expert's fuse actions (even), 1 on cuts.
+      const torch::Tensor fuse = (b.target.remainder(2) == 0).to(torch::kFloat);
+      const torch::Tensor wt = (b.valid * (1.0 + (o.fuse_weight - 1.0) * fuse)).reshape({-1});
+      const torch::Tensor loss = (ce * wt).sum() / wt.sum();
       opt.zero_grad();
       loss.backward();
       torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);

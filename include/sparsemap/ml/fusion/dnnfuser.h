@@ -42,7 +42,7 @@ Trajectory trajectory_of(const cost::FusionCostModel& m, const cost::FusionMappi
                          double expert_objective);
 
 struct FuserConfig {
-  int d_model = 64;
+  int d_model = 32;
   int layers = 2;
   int heads = 4;
   int max_nodes = 128;  // longest model (positions)
@@ -91,9 +91,12 @@ struct TrainOptions {
   dse::fusion::Objective objective = dse::fusion::Objective::Latency;
   int64_t search_budget = 2000;  // GA samples per expert trajectory (seeded with dp)
   int draws_per_model = 6;       // (batch, buffer) pairs drawn per model
-  int epochs = 60;
+  int epochs = 16;
   int64_t minibatch = 16;
   double lr = 1e-3;
+  // Loss weight of the expert's "fuse with the next layer" actions (a fifth of all actions;
+  // the rest are cuts): chosen on training models only (docs/dnnfuser.md).
+  double fuse_weight = 4.0;
   uint64_t seed = 1;
   int threads = 1;
   FuserConfig config;
