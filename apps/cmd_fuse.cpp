@@ -120,6 +120,10 @@ void run_fuse(const FuseArgs& a) {
   if (a.buffer_kb < 0 || a.buffer_kb > (int64_t{1} << 30))
     throw InputError({"<flag --buffer-kb>", 0, 0}, "expected 0 (the arch's L2) to 2^30 KiB");
   if (a.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive budget");
+  if (a.population < 4 || a.population > 100000)
+    throw InputError({"<flag --population>", 0, 0}, "expected a population of 4 to 100000");
+  if (a.threads < 1 || a.threads > 1024)
+    throw InputError({"<flag --threads>", 0, 0}, "expected 1 to 1024 threads");
   const fu::Objective o = fu::parse_objective(a.objective);
   const arch::Arch hw = io::load_arch(a.hw);
   workload::Model model;

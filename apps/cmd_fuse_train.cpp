@@ -26,7 +26,7 @@ struct FuseTrainArgs {
   bool quiet = false;
 };
 
-std::vector<int64_t> int_list(const std::string& s, const char* flag) {
+[[maybe_unused]] std::vector<int64_t> int_list(const std::string& s, const char* flag) {
   std::vector<int64_t> v;
   for (const auto& item : split_list(s)) {
     try {

@@ -57,6 +57,17 @@ FusionCostModel::FusionCostModel(FusionGraph graph, arch::Arch arch, FusionOptio
   const int64_t b = graph_.batch;
   for (int64_t m = 1; m <= b; ++m)
     if (b % m == 0) mbs_.push_back(m);
+  if (options_.dataflow != "best") {
+    bool known = false;
+    std::string names;
+    for (const auto& t : dataflow_templates()) {
+      known = known || t.name == options_.dataflow;
+      names += t.name + ", ";
+    }
+    if (!known)
+      throw InputError({"<flag --dataflow>", 0, 0}, "unknown dataflow '" + options_.dataflow +
+                                                        "'; expected one of: " + names + "best");
+  }
   arch::Arch unlimited = arch_;
   unlimited.offchip_words_per_cycle = 1e18;  // on-chip time: no off-chip stall
   passes_.resize(graph_.nodes.size());

@@ -302,7 +302,9 @@ FusionResult search(const FusionCostModel& m, Objective o, const SearchOptions& 
     const int64_t size = search::space_size(exhaustive_levels(m));
     if (size > 0) so.budget = std::min(so.budget, size + static_cast<int64_t>(oo.seeds.size()));
   }
-  so.batch = s.algo == "ga" ? s.population - std::max<size_t>(1, s.population / 10) : 64;
+  so.batch = s.algo == "ga" && s.population > 1
+                 ? s.population - std::max<size_t>(1, s.population / 10)
+                 : 64;
   so.checkpoint_file = s.checkpoint_file;
   so.progress = s.progress;
   nlohmann::json state;
