@@ -162,5 +162,28 @@ run 2 schedule --jobs mix --platform "$tmp/pf.csv" && check "schedule bad platfo
 printf '1,1,20,512,128,1,1,1,3\n1,2,20,512\n' >"$tmp/jobs.csv"
 run 2 schedule --jobs "$tmp/jobs.csv" --platform magma-s2 && check "schedule bad job file location" grep -q "jobs.csv:2:" "$tmp/err"
 
+# Fusion (fuse): the JSON contract, fusion beats no fusion on MobileNet-V2 at batch 64 on
+# flat-edge (DRAM traffic saved), bad flags in one line, transformers refused, the learned mapper.
+run 0 fuse --model mobilenet-v2 --batch 64 --hw flat-edge --method none,dp --json "$tmp/fuse.json" &&
+  for key in '"model"' '"method"' '"buffer_bytes"' '"latency_cycles"' '"energy_nj"' '"dram_bytes"' \
+    '"peak_buffer_bytes"' '"meets_buffer"' '"wall_s"' '"groups"' '"layers"' '"micro_batch"'; do
+    check "fuse json $key" grep -q "$key" "$tmp/fuse.json"
+  done
+if command -v python3 >/dev/null 2>&1; then
+  check "fuse dp beats none on mobilenet-v2 b64" python3 -c "
+import json, sys
+r = {x['method']: x for x in json.load(open('$tmp/fuse.json'))}
+sys.exit(0 if r['dp']['latency_cycles'] < r['none']['latency_cycles'] and r['dp']['dram_saved_bytes'] > 3e8 else 1)"
+fi
+run 2 fuse --model mobilenet-v2 --method magic && check "fuse bad method" grep -q "unknown method 'magic'" "$tmp/err"
+run 2 fuse --model bert-base --method dp && check "fuse refuses transformers" grep -q "not part of a chain" "$tmp/err"
+run 2 fuse --model resnet18 --batch 0 && check "fuse bad batch" test "$(wc -l <"$tmp/err")" -eq 1
+if [[ -f data/dnnfuser/fuser.pt ]] && ! "$bin" fuse --model resnet18 --method learned 2>&1 | grep -q "no libtorch"; then
+  run 0 fuse --model resnet50 --batch 16 --method learned --json "$tmp/learned.json" &&
+    check "fuse learned meets the buffer" grep -q '"meets_buffer": true' "$tmp/learned.json"
+  run 2 fuse --model resnet18 --method learned --weights README.md &&
+    check "fuse learned bad weights" grep -q "not a sparsemap fuse-train model" "$tmp/err"
+fi
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]
