@@ -26,7 +26,7 @@ namespace fu = dse::fusion;
 
 struct FuseArgs {
   std::string model, hw = "flat-edge", method = "dp", objective = "latency";
-  std::string dataflow = "best", weights = "data/dnnfuser/fuser.pt";
+  std::string dataflow = "best", weights;  // "" = the shipped model
   std::string checkpoint, resume, json;
   int64_t batch = 1, buffer_kb = 0, budget = 6000, image_size = 0;
   uint64_t seed = 1;
@@ -219,13 +219,17 @@ void register_fuse(CLI::App& app) {
   c->add_option("--population", a->population, "search: GA population")->capture_default_str();
   c->add_option("--seed", a->seed, "search: seed")->capture_default_str();
   c->add_option("--threads", a->threads, "search: threads")->capture_default_str();
-  c->add_option("--weights", a->weights, "learned: the trained model")->capture_default_str();
+  c->add_option("--weights", a->weights,
+                "learned: the trained model (default: the shipped data/dnnfuser/fuser.pt)");
   c->add_option("--checkpoint", a->checkpoint, "search: checkpoint file");
   c->add_option("--resume", a->resume, "search: resume from this checkpoint");
   c->add_flag("--groups", a->groups, "print each method's groups");
   c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
   c->add_flag("--quiet", a->quiet, "no progress");
-  c->callback([a]() { run_fuse(*a); });
+  c->callback([a]() {
+    if (a->weights.empty()) a->weights = shipped_data_file("data/dnnfuser/fuser.pt");
+    run_fuse(*a);
+  });
 }
 
 }  // namespace sparsemap::cli

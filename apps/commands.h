@@ -29,7 +29,7 @@ void register_mse(CLI::App& app);
 // codesign (DiGamma HW-mapping co-design): apps/cmd_codesign.cpp.
 void register_codesign(CLI::App& app);
 void register_attention(CLI::App& app);  // apps/cmd_attention.cpp (FLAT)
-void register_schedule(CLI::App& app);  // schedule (G# multi-tenant): apps/cmd_schedule.cpp
+void register_schedule(CLI::App& app);   // schedule (G# multi-tenant): apps/cmd_schedule.cpp
 void register_fuse(CLI::App& app);  // fuse and fuse-train: apps/cmd_fuse.cpp, cmd_fuse_train.cpp
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
@@ -52,6 +52,11 @@ class Table {
 std::string fixed(double v, int digits);
 // "a, b,,c" -> {"a", "b", "c"}: a comma-separated list, spaces and empty items dropped.
 std::vector<std::string> split_list(const std::string& s);
+
+// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.pt"): as found from
+// the working directory, else from the executable's parent folder (the build tree's source root
+// when the binary is in build/); `relative` itself when neither exists, for the error to name.
+std::string shipped_data_file(const std::string& relative);
 
 // 4090000000 -> "4,090,000,000".
 std::string with_commas(int64_t v);

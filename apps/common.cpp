@@ -1,6 +1,7 @@
 // Shared CLI helpers: JSON output, tables, model loading, layer descriptions.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -25,6 +26,18 @@ void write_json(const nlohmann::json& j, const std::string& dest) {
   }
   std::ofstream out(dest, std::ios::binary);
   if (!out || !(out << text)) throw InputError({dest, 0, 0}, "cannot write the JSON file");
+}
+
+std::string shipped_data_file(const std::string& relative) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(relative, ec)) return relative;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = exe.parent_path().parent_path() / relative;
+    if (fs::exists(beside, ec)) return beside.string();
+  }
+  return relative;
 }
 
 std::string Table::str() const {
