@@ -200,6 +200,26 @@ void print_comparison(const std::vector<Run>& runs, const arch::Arch& hw) {
             << t.str();
 }
 
+// A run where not one layer could be evaluated has no total: say why (the first layer's reason)
+// and exit 2, after the table and the JSON have shown every layer.
+void require_some_feasible(const std::vector<Run>& runs, const std::string& input) {
+  size_t layers = 0;
+  std::string why;
+  for (const Run& r : runs)
+    for (const cost::Cost& c : r.costs) {
+      if (c.ok()) return;
+      ++layers;
+      if (why.empty()) why = c.reason;
+    }
+  if (layers == 0) return;
+  throw InputError({input, 0, 0},
+                   "none of the " + std::to_string(layers) +
+                       " evaluations is feasible, so there is no total (first: " + why + ")");
+}
+
+void write_eval_json(const EvalArgs& a, const std::vector<Run>& runs, const arch::Arch& hw,
+                     const cost::EvalOptions& opt, const std::string& prefix);
+
 void run_eval(const EvalArgs& a) {
   if (a.mapping.empty() == a.model.empty())
     throw InputError({"<flags>", 0, 0},
@@ -270,7 +290,7 @@ void run_eval(const EvalArgs& a) {
       if (r.items[i].dl.mapping.empty()) r.costs[i].macs = r.items[i].dl.layer.macs();
 
   if (!a.emit_m.empty()) {
-    std::filesystem::create_directories(a.emit_m);
+    make_output_dir(a.emit_m, "--emit-m");
     write_text((std::filesystem::path(a.emit_m) / "accelerator.m").string(), maestro_hw_text(hw));
     size_t skipped = 0;
     for (const Run& r : runs)
@@ -289,7 +309,12 @@ void run_eval(const EvalArgs& a) {
     else
       print_comparison(runs, hw);
   }
-  if (a.json.empty()) return;
+  if (!a.json.empty()) write_eval_json(a, runs, hw, opt, prefix);
+  require_some_feasible(runs, a.mapping.empty() ? a.hw : a.mapping);
+}
+
+void write_eval_json(const EvalArgs& a, const std::vector<Run>& runs, const arch::Arch& hw,
+                     const cost::EvalOptions& opt, const std::string& prefix) {
   nlohmann::json sparsity = nlohmann::json::object();
   for (int t = 0; t < cost::kNumTensors; ++t)
     sparsity[std::string(cost::tensor_name(t))] = cost::describe(opt.sparsity.tensors[t]);
@@ -323,6 +348,7 @@ void register_eval(CLI::App& app) {
   cmd->add_option("--batch", args->zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", args->zoo.seq_len, "Sequence length (zoo language models)");
   cmd->add_option("--image", args->zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
   cmd->add_flag("--enforce-buffers", args->enforce_buffers,
                 "A mapping that needs more L1/L2 than the accelerator has is infeasible");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");

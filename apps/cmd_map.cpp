@@ -61,6 +61,18 @@ std::string hw_text(const arch::Arch& a) {
   return os.str();
 }
 
+// A model none of whose layers has a feasible mapping has no total: say why (the first
+// layer's reason) and exit 2, after the table and the JSON have shown every layer.
+void require_some_feasible(const mp::ModelOutcome& res, const std::string& hw) {
+  for (const auto& lo : res.layers)
+    if (lo.cost.ok()) return;
+  if (res.layers.empty()) return;
+  throw InputError({hw, 0, 0}, "none of the " + std::to_string(res.layers.size()) +
+                                   " layers has a feasible mapping on this accelerator, so there "
+                                   "is no total (first: " +
+                                   res.layers.front().cost.reason + ")");
+}
+
 void run_map(const MapArgs& a) {
   search::MpiSession mpi;  // before any thread; only the root prints and writes
   const bool root = mpi.is_root();
@@ -268,7 +280,7 @@ void run_map(const MapArgs& a) {
   }
 
   if (!a.emit_m.empty()) {
-    std::filesystem::create_directories(a.emit_m);
+    make_output_dir(a.emit_m, "--emit-m");
     io::DfslNetwork net;
     net.name = model_name;
     size_t skipped = 0;
@@ -299,7 +311,7 @@ void run_map(const MapArgs& a) {
       if (!lo.reused && lo.fitness < search::kInfeasible) db.push_back({lo.layer, lo.decoded});
     mp::write_mapping_db(db, a.mapping_db_out);
   }
-  if (a.json.empty()) return;
+  if (a.json.empty()) return require_some_feasible(res, a.hw);
 
   nlohmann::json jl = nlohmann::json::array();
   for (size_t i = 0; i < res.layers.size(); ++i) {
@@ -388,6 +400,7 @@ void run_map(const MapArgs& a) {
                        {"mapping_db_entries", o.mapping_db.size()}};
   }
   write_json(j, a.json);
+  require_some_feasible(res, a.hw);
 }
 
 }  // namespace
@@ -431,6 +444,7 @@ void register_map(CLI::App& app) {
   cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
   cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
   cmd->callback([a] { run_map(*a); });
 }
 

@@ -1,6 +1,7 @@
 // Shared CLI helpers: JSON output, tables, model loading, layer descriptions.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -25,6 +26,18 @@ void write_json(const nlohmann::json& j, const std::string& dest) {
   }
   std::ofstream out(dest, std::ios::binary);
   if (!out || !(out << text)) throw InputError({dest, 0, 0}, "cannot write the JSON file");
+}
+
+void make_output_dir(const std::string& dir, const std::string& flag) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw InputError({dir, 0, 0}, flag + " names an existing file; expected a folder");
+  if (!std::filesystem::create_directories(dir, ec) && ec)
+    throw InputError({dir, 0, 0}, "cannot create the " + flag + " folder: " + ec.message());
+}
+
+void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
+  for (const char* f : flags) cmd->get_option(f)->check(CLI::PositiveNumber);
 }
 
 std::string Table::str() const {

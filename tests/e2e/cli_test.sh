@@ -65,6 +65,21 @@ run 2 show "$tmp/garbage.onnx"
 run 2 show resnet50 --batch 0 && check "batch 0 message" grep -q "batch" "$tmp/err"
 run 2 frobnicate && check "unknown command" grep -q "unknown command .frobnicate." "$tmp/err"
 
+# Hostile input (issue 19): each is one line naming the file or flag, exit status 2.
+one_line() {  # one_line NAME FRAGMENT: the last run's stderr is one line holding FRAGMENT
+  check "$1: one line" test "$(wc -l <"$tmp/err")" -eq 1 && check "$1: message" grep -q -- "$2" "$tmp/err"
+}
+printf 'num_pes: 256\noffchip_bw_cstr: 1e-12\n' >"$tmp/slow.m"
+run 2 arch "$tmp/slow.m" && one_line "hw range" "slow.m:2:18: expected offchip_bw_cstr in \[0.001, 1e+12\]"
+printf 'num_pes: 16\nl1_size_cstr: 1\nl2_size_cstr: 1\n' >"$tmp/tiny.m"
+run 2 eval --model resnet18 --dataflow kcp_ws --hw "$tmp/tiny.m" --enforce-buffers --json "$tmp/tiny.json" &&
+  one_line "eval: no feasible layer" "tiny.m: none of the 21 evaluations is feasible" &&
+  check "eval: no feasible layer, JSON still written" grep -q '"status": "infeasible"' "$tmp/tiny.json"
+run 2 map --model resnet18 --hw gamma-edge --budget 4294967296 && one_line "map huge budget" "<flag --budget>: expected a budget in"
+mkdir -p "$tmp/adir"
+run 2 map --model resnet18 --hw gamma-edge --budget 10 --resume "$tmp/adir" && one_line "resume a directory" "adir: cannot read: is a directory"
+run 2 eval --model resnet18 --dataflow kcp_ws --hw gamma-edge --emit-m "$tmp/slow.m" && one_line "emit-m onto a file" "names an existing file"
+
 # nongemm (libtorch): a tiny model end to end; built without libtorch it says so, status 2.
 if "$bin" nongemm --model resnet50 --tiny --threads 1 --iters 1 --schedule 0,0,0 \
   --json "$tmp/ng.json" --quiet 2>"$tmp/err"; then
