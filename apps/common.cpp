@@ -37,7 +37,14 @@ void make_output_dir(const std::string& dir, const std::string& flag) {
 }
 
 void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
-  for (const char* f : flags) cmd->get_option(f)->check(CLI::PositiveNumber);
+  const CLI::Validator positive(
+      [](std::string& value) -> std::string {
+        const bool ok = value.find_first_not_of("0123456789") == std::string::npos &&
+                        value.find_first_not_of('0') != std::string::npos;
+        return ok ? "" : "expected a positive integer (leave the flag out for the default)";
+      },
+      "POSITIVE");
+  for (const char* f : flags) cmd->get_option(f)->check(positive);
 }
 
 std::string Table::str() const {

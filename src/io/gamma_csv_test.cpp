@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "sparsemap/error.h"
@@ -176,6 +177,22 @@ TEST(GammaCsv, BomEscapesAndHugeFieldsInMessages) {
   EXPECT_LT(huge.size(), 300u);
   EXPECT_EQ(huge.rfind("m.csv:1:3: unknown column 'AAAA", 0), 0u) << huge.substr(0, 100);
   EXPECT_NE(huge.find("...' (10000000 bytes); expected one of K,C,Y,X,R,S,T"), std::string::npos);
+}
+
+// A link to /dev/urandom named .csv stops at the bounded read (it grew memory without limit).
+TEST(GammaCsv, EndlessDeviceStopsAtTheBoundedRead) {
+  const std::filesystem::path link =
+      std::filesystem::temp_directory_path() / "sparsemap_gamma_csv_test_urandom.csv";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/dev/urandom", link);
+  try {
+    read_gamma_csv(link.string());
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              link.string() + ": more than 256 MiB; expected an input file of sensible size");
+  }
+  std::filesystem::remove(link);
 }
 
 }  // namespace

@@ -79,11 +79,17 @@ run 2 map --model resnet18 --hw gamma-edge --budget 4294967296 && one_line "map 
 mkdir -p "$tmp/adir"
 run 2 map --model resnet18 --hw gamma-edge --budget 10 --resume "$tmp/adir" && one_line "resume a directory" "adir: cannot read: is a directory"
 run 2 eval --model resnet18 --dataflow kcp_ws --hw gamma-edge --emit-m "$tmp/slow.m" && one_line "emit-m onto a file" "names an existing file"
+run 2 show bert-base --seq 0 && check "seq 0 refused" grep -q "^--seq: expected a positive integer" "$tmp/err"
 
 # nongemm (libtorch): a tiny model end to end; built without libtorch it says so, status 2.
+# Its --plot writes its data beside the plot under the plot's whole name, never over the user's
+# groups.csv (issue 19).
+echo "mine" >"$tmp/groups.csv"
 if "$bin" nongemm --model resnet50 --tiny --threads 1 --iters 1 --schedule 0,0,0 \
-  --json "$tmp/ng.json" --quiet 2>"$tmp/err"; then
+  --json "$tmp/ng.json" --plot "$tmp/groups.png" --quiet 2>"$tmp/err"; then
   check "nongemm json" grep -q '"nongemm_pct"' "$tmp/ng.json"
+  check "nongemm plot data beside the plot" test -s "$tmp/groups.png.csv"
+  check "nongemm plot leaves groups.csv alone" grep -qx "mine" "$tmp/groups.csv"
   check "nongemm groups" grep -q '"normalization"' "$tmp/ng.json"
   run 2 nongemm --model no-such-model && check "nongemm unknown model" grep -q "valid names" "$tmp/err"
 else
@@ -97,6 +103,18 @@ if "$bin" prune-train --data synthetic --train-limit 256 --test-limit 64 --epoch
   check "prune-train json" grep -q '"pruned_sparsity_pct": 80' "$tmp/pt.json"
   run 2 prune-train --data-dir "$tmp/no-such-dir" --epochs 1 &&
     check "prune-train missing data" grep -q "dataset-fashion-mnist" "$tmp/err"
+  # Refused before any work: 10,000 threads, a checkpoint into a folder that does not exist.
+  run 2 prune-train --data synthetic --epochs 1 --threads 10000 &&
+    one_line "prune-train threads" "<flag --threads>: expected 0 (all cores) to"
+  run 2 train --data synthetic --steps 1 --checkpoint "$tmp/no/such/dir/ck.pt" &&
+    one_line "train checkpoint folder" "ck.pt: cannot write the checkpoint: No such file"
+  # Each bad flag is blamed by its own name.
+  run 2 train --data synthetic --steps 1 --batch -1 && one_line "train batch" "<flag --batch>: expected a batch"
+  run 2 train --data synthetic --steps 1 --nm-attention 9:4 && one_line "train nm-attention" "<flag --nm-attention>: '9:4'"
+  # nm-study refuses results recorded with other settings (it mixed them in: "0 cells run now").
+  printf '{"settings": {"quick": false, "vit_epochs": 15, "gpt_steps": 3000}, "cells": {}}' >"$tmp/nm.json"
+  run 2 nm-study --quick --models vit-tiny --recipes dense --results "$tmp/nm.json" &&
+    one_line "nm-study other settings" "nm.json: the results were recorded with other settings"
 else
   check "prune-train without libtorch" grep -q "without libtorch" "$tmp/err"
 fi
