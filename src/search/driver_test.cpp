@@ -253,6 +253,12 @@ TEST(SearchRun, ResumeChecksTheBestGenomeAndTheBudget) {
   outside["result"]["best"][0] = 7.5;
   EXPECT_EQ(error_of([&] { run("ga", "", 0, &outside); }),
             "<checkpoint>: bad search result: 'best' holds a gene outside [0, 1]");
+  // A gene outside [0, 1] in the optimiser's own state (here GA's population) is refused too.
+  nlohmann::json state = ckpt;
+  ASSERT_FALSE(state["optimizer"]["state"]["population"].empty());
+  state["optimizer"]["state"]["population"][0]["x"][0] = 1e300;
+  EXPECT_EQ(error_of([&] { run("ga", "", 0, &state); }),
+            "<checkpoint>: bad optimiser state: 'population' holds a gene outside [0, 1]");
   // "best": "x" in a file: one line naming the file, no json.exception text.
   nlohmann::json x = ckpt;
   x["result"]["best"] = "x";
