@@ -83,7 +83,7 @@ void register_arch(CLI::App& app) {
       if (!args->json.empty()) write_json({{"presets", list}}, args->json);
       return;
     }
-    const arch::Arch a = io::load_arch(args->hw);
+    const arch::Arch a = io::load_arch(args->hw, "<argument hw>");
     if (text) std::cout << arch_text(a);
     if (!args->json.empty()) write_json(arch_json(a), args->json);
   });

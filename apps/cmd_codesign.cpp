@@ -27,8 +27,8 @@ using nlohmann::json;
 
 struct CodesignArgs {
   std::string model, platform, objective = "latency", hw = "gamma-edge", buffers = "need";
-  double area_budget = 0;
-  int64_t pe_limit = 0, pe_step = 0;
+  double area_budget = -1;              // -1: not given (the platform's)
+  int64_t pe_limit = -1, pe_step = -1;  // -1: not given
   int64_t budget = 1000;
   uint64_t seed = 1;
   int threads = 1;
@@ -58,11 +58,19 @@ Budget resolve_budget(const CodesignArgs& a, const std::string& platform) {
     const cd::Platform p = cd::platform(platform);
     b = {p.name, p.area_budget_mm2, p.pe_limit};
   }
-  if (a.area_budget > 0) b.area = a.area_budget;
-  if (a.pe_limit > 0) b.pes = a.pe_limit;
-  if (a.area_budget < 0)
-    throw InputError({"<flag --area-budget-mm2>", 0, 0}, "expected a positive area budget");
-  if (a.pe_limit < 0) throw InputError({"<flag --pe-limit>", 0, 0}, "expected a positive PE limit");
+  if (a.area_budget != -1 && !(a.area_budget > 0 && a.area_budget <= 1e6))
+    throw InputError({"<flag --area-budget-mm2>", 0, 0},
+                     "expected an area budget in (0, 1e6] mm^2, found " + fixed(a.area_budget, 3));
+  if (a.pe_limit != -1 && (a.pe_limit < 1 || a.pe_limit > arch::kMaxPes))
+    throw InputError({"<flag --pe-limit>", 0, 0}, "expected a PE limit in [1, " +
+                                                      std::to_string(arch::kMaxPes) + "], found " +
+                                                      std::to_string(a.pe_limit));
+  if (a.pe_step != -1 && (a.pe_step < 1 || a.pe_step > arch::kMaxPes))
+    throw InputError({"<flag --pe-step>", 0, 0}, "expected a PE step in [1, " +
+                                                     std::to_string(arch::kMaxPes) + "], found " +
+                                                     std::to_string(a.pe_step));
+  if (a.area_budget != -1) b.area = a.area_budget;
+  if (a.pe_limit != -1) b.pes = a.pe_limit;
   if (!(b.area > 0) || b.pes <= 0)
     throw InputError({"<flags>", 0, 0},
                      "expected --platform edge|cloud, or both --area-budget-mm2 and --pe-limit");
@@ -450,7 +458,10 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "Samples between checkpoints");
   cmd->add_option("--resume", a->resume, "Continue from the checkpoint FILE");
   cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--plot", a->plot, "Plot the latency-area Pareto front (FILE.png or .svg)");
+  cmd->add_option(
+      "--plot", a->plot,
+      "Plot the latency-area Pareto front (FILE.png or .svg; also writes FILE.csv and FILE.gp "
+      "beside it, replacing them)");
   cmd->add_flag("--table", a->table,
                 "DiGamma's table: every --models on every --platforms, speedup over the best "
                 "baseline and geomean");
@@ -460,6 +471,7 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
   cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
   cmd->callback([a] { run_codesign_cmd(*a); });
 }
 

@@ -60,6 +60,18 @@ void write_file(const std::string& dir, const std::string& name, const std::stri
     throw InputError({path, 0, 0}, "cannot write the file");
 }
 
+// A model none of whose layers has a feasible mapping has no total: say why (the first
+// layer's reason) and exit 2, after the table and the JSON have shown every layer.
+void require_some_feasible(const mp::ModelOutcome& res, const std::string& hw) {
+  for (const auto& lo : res.layers)
+    if (lo.cost.ok()) return;
+  if (res.layers.empty()) return;
+  throw InputError({hw, 0, 0}, "none of the " + std::to_string(res.layers.size()) +
+                                   " layers has a feasible mapping on this accelerator, so there "
+                                   "is no total (first: " +
+                                   res.layers.front().cost.reason + ")");
+}
+
 void run_map(const MapArgs& a) {
   search::MpiSession mpi;  // before any thread; only the root prints and writes
   const bool root = mpi.is_root();
@@ -276,7 +288,7 @@ void run_map(const MapArgs& a) {
     std::string stem = model_name;
     for (char& ch : stem)
       if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '_';
-    std::filesystem::create_directories(a.emit_m);
+    make_output_dir(a.emit_m, "--emit-m");
     write_file(a.emit_m, stem + "_" + a.algo + ".m", text);
     write_file(a.emit_m, "accelerator.m", hw_file);
     if (!note.empty()) std::cerr << "sparsemap: accelerator.m: " << note << "\n";
@@ -287,7 +299,7 @@ void run_map(const MapArgs& a) {
       if (!lo.reused && lo.fitness < search::kInfeasible) db.push_back({lo.layer, lo.decoded});
     mp::write_mapping_db(db, a.mapping_db_out);
   }
-  if (a.json.empty()) return;
+  if (a.json.empty()) return require_some_feasible(res, a.hw);
 
   nlohmann::json jl = nlohmann::json::array();
   for (size_t i = 0; i < res.layers.size(); ++i) {
@@ -377,6 +389,7 @@ void run_map(const MapArgs& a) {
                        {"mapping_db_entries", o.mapping_db.size()}};
   }
   write_json(j, a.json);
+  require_some_feasible(res, a.hw);
 }
 
 }  // namespace
@@ -422,6 +435,7 @@ void register_map(CLI::App& app) {
   cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
   cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
   cmd->callback([a] { run_map(*a); });
 }
 

@@ -310,7 +310,9 @@ void register_mse(CLI::App& app) {
   cmd->add_option("--max-layers", a->max_layers, "Only the first N distinct layers per model");
   cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--csv", a->csv, "Write the convergence curves as CSV");
-  cmd->add_option("--plot", a->plot, "Render the convergence curves to FILE.png or FILE.svg");
+  cmd->add_option("--plot", a->plot,
+                  "Render the convergence curves to FILE.png or FILE.svg (also writes FILE.csv, "
+                  "FILE.dat and FILE.gp beside it, replacing them)");
   cmd->add_option("--population", a->population, "GA/GAMMA population (0: from the budget)");
   cmd->add_option("--mutation-rate", a->mutation_rate, "GAMMA's per-level operator rate");
   cmd->add_flag("--quiet", a->quiet, "No progress lines");

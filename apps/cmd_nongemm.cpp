@@ -132,6 +132,7 @@ void register_nongemm(CLI::App& app) {
                   "Blocks to run; op times inside them are scaled to the full depth (default: "
                   "all; 1 for llama2-7b and mixtral-8x7b)");
   cmd->add_option("--threads", args->threads, "Intra-op threads (default: libtorch's)");
+  require_positive(cmd, {"--seq"});
   cmd->add_option("--iters", args->iters, "Active (recorded) runs")->capture_default_str();
   cmd->add_option("--schedule", args->schedule,
                   "SKIP,WAIT,WARMUP runs before the active ones (torch.profiler's schedule)")
@@ -152,7 +153,9 @@ void register_nongemm(CLI::App& app) {
                   "Taxonomy JSON (default: the built-in data/nongemm_taxonomy.json)");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--trace", args->trace, "Write a Chrome trace (JSON) of the active runs");
-  cmd->add_option("--plot", args->plot, "Stacked-bar plot of the groups, FILE.png or FILE.svg");
+  cmd->add_option("--plot", args->plot,
+                  "Stacked-bar plot of the groups, FILE.png or FILE.svg (also writes FILE.csv and "
+                  "FILE.gp beside it, replacing them)");
   cmd->add_option("--top", args->top, "Operators listed in the table")->capture_default_str();
   cmd->add_flag("--tiny", args->tiny, "Tiny configurations of the same architectures (tests)");
   cmd->add_option("--stat", args->stat,

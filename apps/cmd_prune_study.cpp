@@ -299,8 +299,10 @@ void register_prune_study(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Seed of the random matrices");
   cmd->add_option("--min-ms", o->min_ms, "Minimum time per measurement, ms");
   cmd->add_option("--json", o->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--plot", o->plot,
-                  "Render speedup vs sparsity to FILE.png or FILE.svg (gnuplot)");
+  cmd->add_option(
+      "--plot", o->plot,
+      "Render speedup vs sparsity to FILE.png or FILE.svg (gnuplot; also writes FILE.dat "
+      "and FILE.gp beside it, replacing them)");
   cmd->callback([o] { run(*o); });
 }
 

@@ -56,7 +56,8 @@ void run(const TrainArgs& a) {
     while (start <= a.sequence.size()) {
       size_t comma = a.sequence.find(',', start);
       if (comma == std::string::npos) comma = a.sequence.size();
-      o.recipe.sequence.push_back(parse_nm(a.sequence.substr(start, comma - start)));
+      o.recipe.sequence.push_back(
+          parse_nm(a.sequence.substr(start, comma - start), "<flag --sequence>"));
       start = comma + 1;
     }
   }

@@ -36,6 +36,15 @@ void register_fuse(CLI::App& app);  // fuse and fuse-train: apps/cmd_fuse.cpp, c
 // Throws InputError when the file cannot be written.
 void write_json(const nlohmann::json& j, const std::string& dest);
 
+// Creates folder `dir` (and its parents) for output named by `flag`; InputError (one line, exit
+// 2) when it names an existing file or cannot be created.
+void make_output_dir(const std::string& dir, const std::string& flag);
+
+// Makes each of `flags` (options of `cmd` whose 0 means "the default" when not given, such as
+// --seq and --image) refuse 0 and negative values when given: exit 2 with CLI11's one-line
+// reason instead of silently using the default.
+void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags);
+
 // A plain text table with right-aligned numeric columns.
 class Table {
  public:

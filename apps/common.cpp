@@ -40,6 +40,25 @@ std::string shipped_data_file(const std::string& relative) {
   return relative;
 }
 
+void make_output_dir(const std::string& dir, const std::string& flag) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw InputError({dir, 0, 0}, flag + " names an existing file; expected a folder");
+  if (!std::filesystem::create_directories(dir, ec) && ec)
+    throw InputError({dir, 0, 0}, "cannot create the " + flag + " folder: " + ec.message());
+}
+
+void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
+  const CLI::Validator positive(
+      [](std::string& value) -> std::string {
+        const bool ok = value.find_first_not_of("0123456789") == std::string::npos &&
+                        value.find_first_not_of('0') != std::string::npos;
+        return ok ? "" : "expected a positive integer (leave the flag out for the default)";
+      },
+      "POSITIVE");
+  for (const char* f : flags) cmd->get_option(f)->check(positive);
+}
+
 std::string Table::str() const {
   std::vector<size_t> width(header_.size(), 0);
   auto widen = [&](const std::vector<std::string>& r) {

@@ -65,10 +65,31 @@ run 2 show "$tmp/garbage.onnx"
 run 2 show resnet50 --batch 0 && check "batch 0 message" grep -q "batch" "$tmp/err"
 run 2 frobnicate && check "unknown command" grep -q "unknown command .frobnicate." "$tmp/err"
 
+# Hostile input (issue 19): each is one line naming the file or flag, exit status 2.
+one_line() {  # one_line NAME FRAGMENT: the last run's stderr is one line holding FRAGMENT
+  check "$1: one line" test "$(wc -l <"$tmp/err")" -eq 1 && check "$1: message" grep -q -- "$2" "$tmp/err"
+}
+printf 'num_pes: 256\noffchip_bw_cstr: 1e-12\n' >"$tmp/slow.m"
+run 2 arch "$tmp/slow.m" && one_line "hw range" "slow.m:2:18: expected offchip_bw_cstr in \[0.001, 1e+12\]"
+printf 'num_pes: 16\nl1_size_cstr: 1\nl2_size_cstr: 1\n' >"$tmp/tiny.m"
+run 2 eval --model resnet18 --dataflow kcp_ws --hw "$tmp/tiny.m" --enforce-buffers --json "$tmp/tiny.json" &&
+  one_line "eval: no feasible layer" "tiny.m: none of the 21 evaluations is feasible" &&
+  check "eval: no feasible layer, JSON still written" grep -q '"status": "infeasible"' "$tmp/tiny.json"
+run 2 map --model resnet18 --hw gamma-edge --budget 4294967296 && one_line "map huge budget" "<flag --budget>: expected a budget in"
+mkdir -p "$tmp/adir"
+run 2 map --model resnet18 --hw gamma-edge --budget 10 --resume "$tmp/adir" && one_line "resume a directory" "adir: cannot read: is a directory"
+run 2 eval --model resnet18 --dataflow kcp_ws --hw gamma-edge --emit-m "$tmp/slow.m" && one_line "emit-m onto a file" "names an existing file"
+run 2 show bert-base --seq 0 && check "seq 0 refused" grep -q "^--seq: expected a positive integer" "$tmp/err"
+
 # nongemm (libtorch): a tiny model end to end; built without libtorch it says so, status 2.
+# Its --plot writes its data beside the plot under the plot's whole name, never over the user's
+# groups.csv (issue 19).
+echo "mine" >"$tmp/groups.csv"
 if "$bin" nongemm --model resnet50 --tiny --threads 1 --iters 1 --schedule 0,0,0 \
-  --json "$tmp/ng.json" --quiet 2>"$tmp/err"; then
+  --json "$tmp/ng.json" --plot "$tmp/groups.png" --quiet 2>"$tmp/err"; then
   check "nongemm json" grep -q '"nongemm_pct"' "$tmp/ng.json"
+  check "nongemm plot data beside the plot" test -s "$tmp/groups.png.csv"
+  check "nongemm plot leaves groups.csv alone" grep -qx "mine" "$tmp/groups.csv"
   check "nongemm groups" grep -q '"normalization"' "$tmp/ng.json"
   run 2 nongemm --model no-such-model && check "nongemm unknown model" grep -q "valid names" "$tmp/err"
 else
@@ -82,6 +103,18 @@ if "$bin" prune-train --data synthetic --train-limit 256 --test-limit 64 --epoch
   check "prune-train json" grep -q '"pruned_sparsity_pct": 80' "$tmp/pt.json"
   run 2 prune-train --data-dir "$tmp/no-such-dir" --epochs 1 &&
     check "prune-train missing data" grep -q "dataset-fashion-mnist" "$tmp/err"
+  # Refused before any work: 10,000 threads, a checkpoint into a folder that does not exist.
+  run 2 prune-train --data synthetic --epochs 1 --threads 10000 &&
+    one_line "prune-train threads" "<flag --threads>: expected 0 (all cores) to"
+  run 2 train --data synthetic --steps 1 --checkpoint "$tmp/no/such/dir/ck.pt" &&
+    one_line "train checkpoint folder" "ck.pt: cannot write the checkpoint: No such file"
+  # Each bad flag is blamed by its own name.
+  run 2 train --data synthetic --steps 1 --batch -1 && one_line "train batch" "<flag --batch>: expected a batch"
+  run 2 train --data synthetic --steps 1 --nm-attention 9:4 && one_line "train nm-attention" "<flag --nm-attention>: '9:4'"
+  # nm-study refuses results recorded with other settings (it mixed them in: "0 cells run now").
+  printf '{"settings": {"quick": false, "vit_epochs": 15, "gpt_steps": 3000}, "cells": {}}' >"$tmp/nm.json"
+  run 2 nm-study --quick --models vit-tiny --recipes dense --results "$tmp/nm.json" &&
+    one_line "nm-study other settings" "nm.json: the results were recorded with other settings"
 else
   check "prune-train without libtorch" grep -q "without libtorch" "$tmp/err"
 fi

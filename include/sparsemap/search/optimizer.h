@@ -36,6 +36,7 @@ class Optimizer {
  public:
   virtual ~Optimizer() = default;
   virtual std::string name() const = 0;  // "ga", "random", "sa", "de", "pso", "cmaes", ...
+  virtual size_t dims() const = 0;       // genes per candidate
   virtual std::vector<Genome> ask(size_t n) = 0;
   virtual void tell(const std::vector<Genome>& xs, const std::vector<double>& fitness) = 0;
   virtual nlohmann::json save() const = 0;

@@ -326,9 +326,9 @@ void check_plot_path(const std::string& plot_path) {
 void write_group_plot(const std::vector<Profile>& profiles, const std::vector<double>& speedups,
                       const std::string& plot_path) {
   check_plot_path(plot_path);
-  const size_t dot = plot_path.find_last_of('.');
-  const std::string stem = plot_path.substr(0, dot);
-  const std::string csv = stem + ".csv", script = stem + ".gp";
+  // Named after the whole plot path (groups.png -> groups.png.csv), as every --plot does, so
+  // that a plot never overwrites a user's groups.csv.
+  const std::string csv = plot_path + ".csv", script = plot_path + ".gp";
   {
     std::ofstream out(csv);
     out << "bar,gemm";

@@ -163,11 +163,14 @@ TEST(Report, PlotWritesDataAndFailsClearlyWithoutGnuplot) {
     write_group_plot({sample()}, {10}, svg);
     ADD_FAILURE() << "expected an InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("gnuplot is not installed (Debian gnuplot-nox); the data is in "), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find(
+                  "gnuplot is not installed (Debian gnuplot-nox); the data is in "),
+              std::string::npos);
   }
   setenv("PATH", saved.c_str(), 1);
-  EXPECT_TRUE(std::filesystem::exists(dir / "groups.csv"));
-  EXPECT_TRUE(std::filesystem::exists(dir / "groups.gp"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "groups.svg.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "groups.svg.gp"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "groups.csv"));  // never the plot's stem
   if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
     write_group_plot({sample()}, {10}, svg);
     EXPECT_GT(std::filesystem::file_size(svg), 1000u);
