@@ -203,10 +203,11 @@ void run_map(const MapArgs& a) {
               << (a.algo == "bo" && o.budget > search::kBoSampleCap
                       ? " (BO capped at " + with_commas(search::kBoSampleCap) + ")"
                       : "")
-              << ", " << res.unique_layers << " distinct of " << res.layers.size() << " layers\n"
-              << "total: " << with_commas(runtime) << " cycles, " << fixed(energy / 1e3, 1)
-              << " uJ; geomean PE utilisation " << fixed(geo_util, 1) << "%; " << fixed(wall, 2)
-              << " s\n";
+              << "\n"
+              << res.layers.size() << " layers, " << res.unique_layers
+              << " distinct; total: " << with_commas(runtime) << " cycles, "
+              << fixed(energy / 1e3, 1) << " uJ; geomean PE utilisation " << fixed(geo_util, 1)
+              << "%; " << fixed(wall, 2) << " s\n";
     if (!refs.empty()) {
       Table c({"dataflow", "layers it maps", "its cycles", "its uJ", "searched cycles there",
                "searched is faster"});

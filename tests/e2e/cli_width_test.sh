@@ -79,7 +79,8 @@ fits "show" show resnet50
 fits "arch --list" arch --list
 fits "arch" arch maestro-example
 fits "map" map --model resnet50 --hw maestro-example --budget 30 --quiet
-fits "map --compare-dataflows" map --model resnet50 --hw maestro-example --budget 30 --compare-dataflows
+fits "map --compare-dataflows" map --model resnet50 --hw maestro-example --budget 1000 --algo oneplusone \
+  --objective throughput --compare-dataflows
 fits "map bert" map --model bert-base --hw gamma-edge --budget 30 --compare-dataflows
 fits "eval" eval --hw maestro-example --model resnet18 --dataflow kcp_ws
 fits "mse" mse --models resnet18 --algos gamma,random,bo --budgets 20 --seeds 1 --max-layers 2
