@@ -11,6 +11,10 @@
 
 namespace sparsemap::cli {
 
+// The whole CLI's conventions, set on the root before any subcommand (they inherit them):
+// --help shows every option's default and wraps to kColumns; a repeated option takes its last
+// value (so a script can override one).
+void configure_cli(CLI::App& app);
 void register_models(CLI::App& app);
 void register_show(CLI::App& app);
 void register_arch(CLI::App& app);
@@ -45,12 +49,21 @@ void make_output_dir(const std::string& dir, const std::string& flag);
 // reason instead of silently using the default.
 void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags);
 
-// A plain text table with right-aligned numeric columns.
+// The width every human output and help text fits in (columns).
+inline constexpr size_t kColumns = 120;
+
+// `text` word-wrapped to lines of at most `width` columns (a longer word stays whole); its own
+// line breaks are kept.
+std::vector<std::string> wrap_text(const std::string& text, size_t width);
+
+// A plain text table with right-aligned numeric columns. str() fits `max_columns`: when the
+// table is wider, the widest text column is wrapped onto continuation lines (numbers are never
+// cut); `max_columns` 0 means no limit (--wide).
 class Table {
  public:
   explicit Table(std::vector<std::string> header) : header_(std::move(header)) {}
   void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  std::string str() const;
+  std::string str(size_t max_columns = kColumns) const;
 
  private:
   std::vector<std::string> header_;
@@ -77,5 +90,8 @@ workload::Model load_model(const std::string& name_or_path, const workload::ZooO
 nlohmann::json layer_json(const workload::Layer& l);
 // "K=64 C=3 Y=224 X=224 R=7 S=7 s2 p3": the dimensions that matter for its kind.
 std::string layer_dims_text(const workload::Layer& l);
+// The same, narrower, for tables of mapped layers: "K64 C3 224x224 7x7 s2 p3" (Y x X, R x S,
+// stride, pad) for convolutions and pooling, "M128 N768 K768" for GEMMs.
+std::string layer_dims_short(const workload::Layer& l);
 
 }  // namespace sparsemap::cli

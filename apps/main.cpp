@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   CLI::App app{"sparsemap: hardware-aware DNN sparsity and accelerator co-design"};
   app.set_version_flag("--version", std::string("sparsemap ") + SPARSEMAP_VERSION);
   app.require_subcommand(1);
+  sparsemap::cli::configure_cli(app);
   sparsemap::cli::register_models(app);
   sparsemap::cli::register_show(app);
   sparsemap::cli::register_arch(app);

@@ -71,7 +71,8 @@ struct BoOptions {
   std::string kernel = "matern52";  // "matern52" or "rbf"
   double length_scale = 0;          // > 0: fixed; 0: fitted (marginal likelihood over a grid)
   size_t candidates = 2048;         // EI is maximised over this many random + perturbed-best points
-  size_t initial = 0;               // random (or seeded) samples before the GP; 0: max(10, 2 dims)
+  size_t initial =
+      0;  // random (or seeded) samples before the GP; 0: max(10, 2 dims), at most max(10, budget/4)
 };
 
 // Options common to the factory below; each optimiser reads what applies to it.

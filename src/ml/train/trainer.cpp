@@ -417,6 +417,8 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
     return lr * 0.5 * (1.0 + std::cos(kPi * p));
   };
 
+  double loss_sum = 0;  // training loss summed since the last evaluation
+  int64_t loss_count = 0;
   auto save_checkpoint = [&](int64_t step) {
     if (o.checkpoint.empty()) return;
     torch::serialize::OutputArchive ar;
@@ -426,6 +428,17 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
     ar.write("optimizer", optim);
     ar.write("step", c10::IValue(step));
     ar.write("frozen", c10::IValue(frozen()));
+    // The evaluations so far (step, train loss, metric, elapsed s per row) and the loss of the
+    // interval in progress: a resumed run reports the whole history, even one resumed at its end.
+    torch::Tensor hist = torch::zeros({static_cast<int64_t>(r.history.size()), 4}, torch::kDouble);
+    for (size_t i = 0; i < r.history.size(); ++i) {
+      const EvalPoint& e = r.history[i];
+      hist[static_cast<int64_t>(i)] = torch::tensor(
+          {static_cast<double>(e.step), e.train_loss, e.metric, e.elapsed_s}, torch::kDouble);
+    }
+    ar.write("history", hist);
+    ar.write("loss_sum", c10::IValue(loss_sum));
+    ar.write("loss_count", c10::IValue(loss_count));
     ar.write("signature", c10::IValue(r.model + "/" + r.recipe + "/" + r.nm + "/" +
                                       std::to_string(total) + "/" + std::to_string(r.params)));
     if (frozen())
@@ -486,13 +499,29 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
         groups[gi].current = groups[gi].plan->recipe().nm;
         groups[gi].updater->freeze_with(masks);
       }
+    c10::IValue ls, lc;
+    torch::Tensor hist;
+    if (ar.try_read("loss_sum", ls) && ar.try_read("loss_count", lc)) {
+      loss_sum = ls.toDouble();
+      loss_count = lc.toInt();
+    }
+    if (ar.try_read("history", hist) && hist.dim() == 2 && hist.size(1) == 4) {
+      const torch::Tensor h = hist.to(torch::kDouble).contiguous();
+      for (int64_t i = 0; i < h.size(0); ++i) {
+        EvalPoint e;
+        e.step = static_cast<int64_t>(h[i][0].item<double>());
+        e.train_loss = h[i][1].item<double>();
+        e.metric = h[i][2].item<double>();
+        e.elapsed_s = h[i][3].item<double>();
+        if (e.step < total) r.history.push_back(e);  // the final point is measured again below
+      }
+    }
     r.resumed = true;
     r.resumed_from = step;
   }
 
   const bool tty = isatty(fileno(stderr));
-  double train_s = 0, loss_sum = 0;
-  int64_t loss_count = 0;
+  double train_s = 0;
   torch::Tensor x, y;
   for (; step < total; ++step) {
     if (o.stop_after > 0 && step >= o.stop_after) break;
