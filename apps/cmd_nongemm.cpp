@@ -127,7 +127,7 @@ void register_nongemm(CLI::App& app) {
   cmd->add_flag("--all", args->all, "Profile the whole suite (one table, one plot)");
   cmd->add_option("--batch", args->batch, "Batch size (NonGEMM Bench uses 1, 2, 4, 8)");
   cmd->add_option("--seq", args->seq,
-                  "Tokens per sequence (0: BERT 128, GPT-2 256, GPT-2-XL 512, LLMs 2048)");
+                  "Tokens per sequence (not given: BERT 128, GPT-2 256, GPT-2-XL 512, LLMs 2048)");
   cmd->add_option("--layers", args->layers,
                   "Blocks to run; op times inside them are scaled to the full depth (0: all; 1 "
                   "for llama2-7b and mixtral-8x7b)");
