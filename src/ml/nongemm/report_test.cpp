@@ -152,7 +152,7 @@ TEST(Report, PlotHasTheHwHorizonBar) {
     write_group_plot({p}, {10}, (dir / "groups.svg").string(), {h});
   } catch (const InputError&) {  // no gnuplot here: the data is written first all the same
   }
-  std::ifstream in(dir / "groups.csv");
+  std::ifstream in(dir / "groups.svg.csv");  // named after the whole plot path
   std::vector<std::string> bars;
   for (std::string line; std::getline(in, line);) bars.push_back(line.substr(0, line.find(',')));
   std::filesystem::remove_all(dir);
