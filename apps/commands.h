@@ -28,6 +28,7 @@ void register_nm_study(CLI::App& app);
 void register_mse(CLI::App& app);
 // codesign (DiGamma HW-mapping co-design): apps/cmd_codesign.cpp.
 void register_codesign(CLI::App& app);
+void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.cpp
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_nm_study(app);
   sparsemap::cli::register_mse(app);
   sparsemap::cli::register_codesign(app);
+  sparsemap::cli::register_hwalloc(app);
   if (argc > 1 && argv[1][0] != '-' &&
       app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
     std::string names;

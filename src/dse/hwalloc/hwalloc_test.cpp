@@ -198,8 +198,9 @@ TEST(HwallocGa, EveryDesignMeetsItsBudgetAndRunsAreDeterministic) {
     int64_t designs = 0;
     Budget b;
     b.calls = 400;
+    GaState st;
     ga_finetune(p, p.minimum_design(), GaFineTuneOptions{50, 20, 8, 0.5, 0.2}, b, rng, t, designs,
-                {});
+                st, {});
     EXPECT_TRUE(t.has_best);
     // Independent check: re-evaluate the best in a fresh problem.
     Problem q(model("alexnet"), o);
@@ -222,7 +223,9 @@ TEST(HwallocBaselines, RandomAndSaStayWithinBudgetAndCalls) {
     Budget b;
     b.calls = 300;
     run_baseline(p, m, 1, b, t, designs, nullptr, {}, {});
-    EXPECT_TRUE(p.calls() >= 300 || designs == b.designs_limit()) << m;
+    // Ends on the calls, the design cap (2 x calls) or a stall (no new state, no better design).
+    EXPECT_LE(designs, b.designs_limit() + 16) << m;
+    if (std::string(m) == "random") EXPECT_GE(p.calls(), 300);
     EXPECT_LE(p.calls(), 300 + 5 * 16) << m;  // the last batch may overshoot by its designs
     ASSERT_TRUE(t.has_best) << m;
     EXPECT_LE(t.best_cost.constraint, p.budget()) << m;

@@ -21,13 +21,18 @@ bool Tracker::offer(const Design& d, const DesignCost& c, int64_t calls) {
   has_best = true;
   calls_to_best = calls;
   convergence.emplace_back(calls, c.objective);
+  seconds_to_best = clock ? clock() : 0.0;
+  seconds.push_back(seconds_to_best);
   return true;
 }
 
 json Tracker::to_json() const {
   json conv = json::array();
   for (const auto& [calls, v] : convergence) conv.push_back({calls, v});
-  json j = {{"has_best", has_best}, {"calls_to_best", calls_to_best}, {"convergence", conv}};
+  json j = {{"has_best", has_best},
+            {"calls_to_best", calls_to_best},
+            {"convergence", conv},
+            {"seconds", seconds}};
   if (has_best) {
     json d = json::array();
     for (const LayerChoice& c : best) d.push_back({c.pes, c.k_tile, int(c.dataflow)});
@@ -40,6 +45,8 @@ void Tracker::from_json(const json& j) {
   has_best = j.at("has_best").get<bool>();
   calls_to_best = j.at("calls_to_best").get<int64_t>();
   convergence.clear();
+  seconds = j.at("seconds").get<std::vector<double>>();
+  if (!seconds.empty()) seconds_to_best = seconds.back();
   for (const auto& p : j.at("convergence"))
     convergence.emplace_back(p[0].get<int64_t>(), p[1].get<double>());
   best.clear();
@@ -96,6 +103,7 @@ RlEnv::Step RlEnv::step(const std::vector<int>& levels) {
   costs_[layer] = lc;
   if (!lc.ok) {  // the cost model refused the state: end the episode, no credit
     out.done = true;
+    out.refused = true;
     out.reward = -1;
     out.state = state_for(pos_, levels);
     return out;
@@ -144,21 +152,55 @@ bool out_of_budget(const Problem& p, const Budget& b, int64_t designs) {
 
 }  // namespace
 
+json GaState::to_json() const {
+  json pop = json::array();
+  for (const Design& d : population) {
+    json dj = json::array();
+    for (const LayerChoice& c : d) dj.push_back({c.pes, c.k_tile, int(c.dataflow)});
+    pop.push_back(dj);
+  }
+  return {{"generation", generation}, {"population", pop}};
+}
+
+void GaState::from_json(const json& j) {
+  generation = j.at("generation").get<int>();
+  population.clear();
+  for (const auto& dj : j.at("population")) {
+    Design d;
+    for (const auto& c : dj)
+      d.push_back({c[0].get<int64_t>(), c[1].get<int64_t>(), Dataflow(c[2].get<int>())});
+    population.push_back(d);
+  }
+}
+
 int ga_finetune(Problem& problem, const Design& seed_design, const GaFineTuneOptions& o,
-                const Budget& budget, Rng& rng, Tracker& tracker, int64_t& designs,
-                const std::function<void(int)>& on_generation) {
+                const Budget& budget, Rng& rng, Tracker& tracker, int64_t& designs, GaState& state,
+                const std::function<void(const GaState&)>& on_generation) {
   const size_t n = problem.num_layers();
-  Individual seed;
-  seed.d = seed_design;
-  seed.costs.resize(n);
-  for (size_t i = 0; i < n; ++i) seed.costs[i] = problem.layer_cost(i, seed.d[i]);
-  seed.cost = problem.combine(seed.costs);
-  std::vector<Individual> pop(static_cast<size_t>(std::max(2, o.population)), seed);
+  auto individual = [&](const Design& d) {
+    Individual ind;
+    ind.d = d;
+    ind.costs.resize(n);
+    for (size_t i = 0; i < n; ++i) ind.costs[i] = problem.layer_cost(i, ind.d[i]);
+    ind.cost = problem.combine(ind.costs);
+    return ind;
+  };
+  std::vector<Individual> pop;
+  if (state.population.empty()) {
+    pop.assign(static_cast<size_t>(std::max(2, o.population)), individual(seed_design));
+  } else {
+    for (const Design& d : state.population) {
+      if (d.size() != n) throw InputError({"<checkpoint>", 0, 0}, "GA population of another model");
+      pop.push_back(individual(d));
+    }
+  }
   std::uniform_real_distribution<double> unif(-o.alpha, o.alpha);
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   const int actions = problem.actions_per_layer();
-  int g = 0;
-  for (; g < o.generations && !out_of_budget(problem, budget, designs); ++g) {
+  int g = state.generation;
+  StallCounter stall;
+  bool stalled = false;
+  for (; g < o.generations && !stalled && !out_of_budget(problem, budget, designs); ++g) {
     std::stable_sort(pop.begin(), pop.end(), [](const Individual& a, const Individual& b) {
       return better(a.cost, b.cost);
     });
@@ -204,9 +246,13 @@ int ga_finetune(Problem& problem, const Design& seed_design, const GaFineTuneOpt
       ++designs;
       tracker.offer(child.d, child.cost, problem.calls());
       pop[idx] = std::move(child);
-      if (out_of_budget(problem, budget, designs)) break;
+      stalled = stall.update(problem.calls(), tracker, budget);
+      if (stalled || out_of_budget(problem, budget, designs)) break;
     }
-    if (on_generation) on_generation(g + 1);
+    state.generation = g + 1;
+    state.population.clear();
+    for (const Individual& ind : pop) state.population.push_back(ind.d);
+    if (on_generation) on_generation(state);
   }
   return g;
 }
@@ -229,7 +275,9 @@ void run_baseline(Problem& problem, const std::string& method, uint64_t seed, co
   auto opt = search::make_optimizer(method, dims, opts);
   if (state) opt->load(*state);
   const size_t batch = method == "bo" ? 8 : 16;
-  while (!out_of_budget(problem, b, designs)) {
+  StallCounter stall;
+  bool stalled = false;
+  while (!stalled && !out_of_budget(problem, b, designs)) {
     const std::vector<search::Genome> xs = opt->ask(batch);
     std::vector<double> fit(xs.size(), search::kInfeasible);
     for (size_t k = 0; k < xs.size(); ++k) {
@@ -246,6 +294,7 @@ void run_baseline(Problem& problem, const std::string& method, uint64_t seed, co
       ++designs;
       tracker.offer(d, c, problem.calls());
       if (c.feasible) fit[k] = c.objective;
+      stalled = stall.update(problem.calls(), tracker, b) || stalled;
     }
     opt->tell(xs, fit);
     if (checkpoint) checkpoint(opt->save());

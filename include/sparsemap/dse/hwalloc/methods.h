@@ -23,6 +23,9 @@ struct Tracker {
   bool has_best = false;
   int64_t calls_to_best = 0;
   std::vector<std::pair<int64_t, double>> convergence;
+  std::vector<double> seconds;    // when each convergence point was found (if clock set)
+  std::function<double()> clock;  // seconds since the run started; may be empty
+  double seconds_to_best = 0;
   // Records `d` if it is feasible and better; returns true when it improved the best.
   bool offer(const Design& d, const DesignCost& c, int64_t calls);
   nlohmann::json to_json() const;
@@ -30,12 +33,32 @@ struct Tracker {
 };
 
 // Limits of a run. A run ends when the distinct states evaluated reach `calls`, or when
-// `max_designs` designs have been evaluated (cached designs cost no call, so a converged
-// search would otherwise never end).
+// `max_designs` designs have been evaluated (RL episodes and GA individuals; cached designs cost no
+// call, so a converged search would otherwise never end). A run also ends after `stall` consecutive
+// designs that brought neither a new state nor a better best (the space of reachable states is
+// often far smaller than the call budget: 144 level pairs per distinct layer shape).
 struct Budget {
   int64_t calls = 10000;
-  int64_t max_designs = 0;  // 0: 20 x calls
-  int64_t designs_limit() const { return max_designs > 0 ? max_designs : 20 * calls; }
+  int64_t max_designs = 0;  // 0: 2 x calls
+  int64_t stall = 2000;     // 0: never
+  int64_t designs_limit() const { return max_designs > 0 ? max_designs : 2 * calls; }
+};
+
+// Counts designs without progress (no new call, no better best) against Budget::stall.
+struct StallCounter {
+  int64_t last_calls = -1, count = 0;
+  double last_best = 0;
+  bool had_best = false;
+  // Call after each design; returns true when the run should stop.
+  bool update(int64_t calls, const Tracker& t, const Budget& b) {
+    const bool progress = calls != last_calls || t.has_best != had_best ||
+                          (t.has_best && t.best_cost.objective < last_best);
+    last_calls = calls;
+    had_best = t.has_best;
+    if (t.has_best) last_best = t.best_cost.objective;
+    count = progress ? 0 : count + 1;
+    return b.stall > 0 && count >= b.stall;
+  }
 };
 
 // ConfuciuX's RL environment, one episode = one pass over the layers in a shuffled order.
@@ -57,6 +80,7 @@ class RlEnv {
     double reward = 0;
     bool done = false;
     bool succeeded = false;  // the last layer was assigned within the budget
+    bool refused = false;    // the cost model refused the state (no learning from it)
   };
   // Applies one layer's action levels (PE level, buffer level[, dataflow index]).
   Step step(const std::vector<int>& levels);
@@ -91,9 +115,16 @@ struct GaFineTuneOptions {
   double alpha = 0.5;  // ConfuciuX uses the constraint fraction (--mul)
   double swap_rate = 0.2;
 };
+// The GA's population between generations (for checkpoints): empty = start from the seed.
+struct GaState {
+  std::vector<Design> population;
+  int generation = 0;
+  nlohmann::json to_json() const;
+  void from_json(const nlohmann::json& j);
+};
 int ga_finetune(Problem& problem, const Design& seed_design, const GaFineTuneOptions& options,
-                const Budget& budget, Rng& rng, Tracker& tracker, int64_t& designs,
-                const std::function<void(int)>& on_generation);
+                const Budget& budget, Rng& rng, Tracker& tracker, int64_t& designs, GaState& state,
+                const std::function<void(const GaState&)>& on_generation);
 
 // Baselines through the search engine's optimisers ("random", "ga", "sa", "bo"): genome = per
 // layer (PE level, buffer level[, dataflow]) genes in [0, 1), each decoded to floor(g levels).
