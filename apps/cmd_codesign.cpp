@@ -15,6 +15,7 @@
 #include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
+#include "sparsemap/io/gnuplot.h"
 #include "sparsemap/search/mpi.h"
 
 namespace sparsemap::cli {
@@ -32,6 +33,7 @@ struct CodesignArgs {
   uint64_t seed = 1;
   int threads = 1;
   int levels = 2;
+  bool maestro_compatible = false;
   size_t population = 0;
   std::string baselines = "all";
   std::string checkpoint, resume;
@@ -120,6 +122,7 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
   if (a.levels < 1 || a.levels > 4)
     throw InputError({"<flag --levels>", 0, 0}, "expected 1 to 4 cluster levels");
   o.space.max_levels = a.levels;
+  o.space.maestro_compatible = a.maestro_compatible;
   const workload::Model m = load_model(model_name, a.zoo);
   out.model = m.name;
   const arch::Arch base = io::load_arch(a.hw);
@@ -246,28 +249,23 @@ json case_json(const CodesignArgs& a, const CaseOutcome& c) {
 }
 
 void write_plot(const CaseOutcome& c, const std::string& plot) {
-  const std::string data = plot + ".csv", script = plot + ".gp";
+  const std::string data = plot + ".csv";
   std::ofstream d(data);
   d << "area_mm2,runtime_cycles\n";
   for (const auto& p : c.codesign.pareto) d << p.first << "," << p.second << "\n";
-  if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
   d.close();
-  const bool svg = plot.size() > 4 && plot.compare(plot.size() - 4, 4, ".svg") == 0;
-  std::ofstream gp(script);
-  gp << "set terminal " << (svg ? "svg size 800,500" : "pngcairo size 800,500") << "\n"
-     << "set output '" << plot << "'\nset datafile separator ','\n"
-     << "set title 'Co-design of " << c.model << " (" << c.budget.name
-     << "): latency vs area, Pareto front of the designs evaluated'\n"
-     << "set xlabel 'area (mm^2)'\nset ylabel 'runtime (cycles)'\nset logscale y\nset grid\n"
-     << "set arrow from " << c.budget.area << ", graph 0 to " << c.budget.area
+  if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
+  std::ostringstream gp;
+  gp << io::gnuplot_header(plot) << "set datafile separator ','\n"
+     << "set title "
+     << io::gnuplot_quote("Co-design of " + c.model + " (" + c.budget.name +
+                          "): latency vs area, Pareto front of the designs evaluated")
+     << " noenhanced\nset xlabel 'area (mm^2)'\nset ylabel 'runtime (cycles)'\nset logscale y\n"
+     << "set grid\nset arrow from " << c.budget.area << ", graph 0 to " << c.budget.area
      << ", graph 1 nohead dt 2\n"
-     << "plot '" << data << "' every ::1 using 1:2 with linespoints lw 2 title 'Pareto front'\n";
-  gp.close();
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    throw InputError({"<flag --plot>", 0, 0},
-                     "gnuplot is not installed (Debian gnuplot-nox); the data is in " + data);
-  if (std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) != 0)
-    throw InputError({script, 0, 0}, "gnuplot failed; the data is in " + data);
+     << "plot " << io::gnuplot_quote(data)
+     << " every ::1 using 1:2 with linespoints lw 2 title 'Pareto front'\n";
+  io::render_gnuplot(gp.str(), plot + ".gp", data);
 }
 
 void print_case(const CodesignArgs& a, const CaseOutcome& c) {
@@ -441,6 +439,8 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--buffers", a->buffers,
                   "need: L1/L2 sized to what the mappings need (default); genes: searched");
   cmd->add_option("--levels", a->levels, "Maximum cluster levels per mapping (1 to 4; default 2)");
+  cmd->add_flag("--maestro-compatible", a->maestro_compatible,
+                "Only mappings MAESTRO runs as written (R, S untiled)");
   cmd->add_option("--population", a->population, "GA population (0: from the budget)");
   cmd->add_option("--baselines", a->baselines,
                   "all (default), none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "

@@ -11,6 +11,7 @@
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
 #include "sparsemap/io/dfsl.h"
+#include "sparsemap/io/maestro_export.h"
 
 namespace sparsemap::cli {
 
@@ -75,36 +76,21 @@ nlohmann::json cost_json(const std::string& name, const cost::Cost& c, const Ite
   return j;
 }
 
-// MAESTRO's hardware file for `a`, so that emitted layers can be run through MAESTRO.
-std::string maestro_hw_text(const arch::Arch& a) {
-  std::ostringstream os;
-  os << "num_pes: " << a.num_pes << "\nl1_size_cstr: " << a.l1_bytes
-     << "\nl2_size_cstr: " << a.l2_bytes
-     << "\nnoc_bw_cstr: " << static_cast<int64_t>(a.noc_words_per_cycle)
-     << "\noffchip_bw_cstr: " << static_cast<int64_t>(a.offchip_words_per_cycle) << "\n";
-  return os.str();
-}
-
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   if (!out || !(out << text)) throw InputError({path, 0, 0}, "cannot write the file");
 }
 
-// Writes one evaluated layer as a MAESTRO network file (FC as the equivalent CONV, which is how
-// MAESTRO's own files write it). Returns false for layers DFSL cannot describe.
-bool emit_layer(const std::string& dir, size_t index, const std::string& prefix, const Item& it) {
-  io::DfslNetwork net;
-  net.name = prefix.empty() ? "eval" : prefix;
-  io::DfslLayer dl = it.dl;
-  if (dl.layer.kind == workload::OpKind::Fc) dl.layer.kind = workload::OpKind::Conv;
-  if (dl.layer.kind == workload::OpKind::BatchedGemm) return false;
-  net.layers.push_back(dl);
-  std::string name = std::to_string(index) + "_" + dl.layer.name;
+// One evaluated layer as a MAESTRO network file (name, text): see io/maestro_export.h for what
+// is rewritten. Throws InputError for a mapping MAESTRO cannot express.
+std::pair<std::string, std::string> maestro_file(size_t index, const std::string& prefix,
+                                                 const Item& it) {
+  std::string name = std::to_string(index) + "_" + it.dl.layer.name;
   for (char& ch : name)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '_';
   if (!prefix.empty()) name = prefix + "_" + name;
-  write_text((std::filesystem::path(dir) / (name + ".m")).string(), io::write_dfsl(net));
-  return true;
+  return {name + ".m", io::write_maestro_network(prefix.empty() ? "eval" : prefix,
+                                                 {{it.dl.layer, it.dl.mapping}})};
 }
 
 struct Run {
@@ -269,18 +255,18 @@ void run_eval(const EvalArgs& a) {
     for (size_t i = 0; i < r.items.size(); ++i)
       if (r.items[i].dl.mapping.empty()) r.costs[i].macs = r.items[i].dl.layer.macs();
 
-  if (!a.emit_m.empty()) {
-    std::filesystem::create_directories(a.emit_m);
-    write_text((std::filesystem::path(a.emit_m) / "accelerator.m").string(), maestro_hw_text(hw));
-    size_t skipped = 0;
+  if (!a.emit_m.empty()) {  // every check before the first file is written
+    std::vector<std::pair<std::string, std::string>> files;
     for (const Run& r : runs)
       for (size_t i = 0; i < r.items.size(); ++i)
-        if (!r.items[i].dl.mapping.empty() &&
-            !emit_layer(a.emit_m, i, r.dataflow.empty() ? prefix : r.dataflow, r.items[i]))
-          ++skipped;
-    if (skipped)
-      std::cerr << "sparsemap: " << skipped
-                << " batched-GEMM layers not written (DFSL has no such layer type)\n";
+        if (!r.items[i].dl.mapping.empty())
+          files.push_back(maestro_file(i, r.dataflow.empty() ? prefix : r.dataflow, r.items[i]));
+    std::string note;
+    files.emplace_back("accelerator.m", io::write_maestro_hw(hw, &note));
+    std::filesystem::create_directories(a.emit_m);
+    for (const auto& [name, text] : files)
+      write_text((std::filesystem::path(a.emit_m) / name).string(), text);
+    if (!note.empty()) std::cerr << "sparsemap: accelerator.m: " << note << "\n";
   }
 
   if (a.json != "-") {

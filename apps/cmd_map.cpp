@@ -18,6 +18,7 @@
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
 #include "sparsemap/io/dfsl.h"
+#include "sparsemap/io/maestro_export.h"
 #include "sparsemap/search/mpi.h"
 
 namespace sparsemap::cli {
@@ -31,7 +32,7 @@ struct MapArgs {
   uint64_t seed = 1;
   int threads = 1;
   int levels = 2;
-  bool divisors_only = false;
+  bool divisors_only = false, maestro_compatible = false;
   std::string constraint = "none";
   bool warm_start = false;
   std::string mapping_db, mapping_db_out;
@@ -52,13 +53,11 @@ double utilisation_pct(const cost::Cost& c, const arch::Arch& hw) {
          (static_cast<double>(hw.num_pes) * static_cast<double>(c.runtime_cycles));
 }
 
-std::string hw_text(const arch::Arch& a) {
-  std::ostringstream os;
-  os << "num_pes: " << a.num_pes << "\nl1_size_cstr: " << a.l1_bytes
-     << "\nl2_size_cstr: " << a.l2_bytes
-     << "\nnoc_bw_cstr: " << static_cast<int64_t>(a.noc_words_per_cycle)
-     << "\noffchip_bw_cstr: " << static_cast<int64_t>(a.offchip_words_per_cycle) << "\n";
-  return os.str();
+void write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::path(dir) / name).string();
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !(out << text) || !out.flush())
+    throw InputError({path, 0, 0}, "cannot write the file");
 }
 
 void run_map(const MapArgs& a) {
@@ -77,6 +76,7 @@ void run_map(const MapArgs& a) {
   o.threads = a.threads;
   o.space.max_levels = a.levels;
   o.space.divisors_only = a.divisors_only;
+  o.space.maestro_compatible = a.maestro_compatible;
   o.space.constraint = mp::parse_constraint(a.constraint);
   if (o.space.constraint != mp::Constraint::None && a.levels < 2)
     throw InputError({"<flag --levels>", 0, 0}, "a constraint class needs --levels >= 2");
@@ -267,31 +267,19 @@ void run_map(const MapArgs& a) {
     }
   }
 
-  if (!a.emit_m.empty()) {
-    std::filesystem::create_directories(a.emit_m);
-    io::DfslNetwork net;
-    net.name = model_name;
-    size_t skipped = 0;
-    for (const auto& lo : res.layers) {
-      io::DfslLayer dl;
-      dl.layer = lo.layer;
-      if (dl.layer.kind == workload::OpKind::BatchedGemm) {
-        ++skipped;
-        continue;
-      }
-      if (dl.layer.kind == workload::OpKind::Fc) dl.layer.kind = workload::OpKind::Conv;
-      dl.mapping = lo.mapping;
-      net.layers.push_back(dl);
-    }
+  if (!a.emit_m.empty()) {  // every check before the first byte is written
+    std::vector<io::MappedLayer> mapped;
+    for (const auto& lo : res.layers) mapped.push_back({lo.layer, lo.mapping});
+    const std::string text = io::write_maestro_network(model_name, mapped);
+    std::string note;
+    const std::string hw_file = io::write_maestro_hw(hw, &note);
     std::string stem = model_name;
     for (char& ch : stem)
       if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '_';
-    std::ofstream((std::filesystem::path(a.emit_m) / (stem + "_" + a.algo + ".m")).string())
-        << io::write_dfsl(net);
-    std::ofstream((std::filesystem::path(a.emit_m) / "accelerator.m").string()) << hw_text(hw);
-    if (skipped)
-      std::cerr << "sparsemap: " << skipped
-                << " batched-GEMM layers not written (DFSL has no such layer type)\n";
+    std::filesystem::create_directories(a.emit_m);
+    write_file(a.emit_m, stem + "_" + a.algo + ".m", text);
+    write_file(a.emit_m, "accelerator.m", hw_file);
+    if (!note.empty()) std::cerr << "sparsemap: accelerator.m: " << note << "\n";
   }
   if (!a.mapping_db_out.empty()) {
     std::vector<mp::DbEntry> db;
@@ -354,6 +342,7 @@ void run_map(const MapArgs& a) {
                       {"levels", a.levels},
                       {"constraint", mp::constraint_name(o.space.constraint)},
                       {"divisors_only", a.divisors_only},
+                      {"maestro_compatible", a.maestro_compatible},
                       {"layers", jl},
                       {"total",
                        {{"runtime_cycles", runtime},
@@ -408,6 +397,8 @@ void register_map(CLI::App& app) {
   cmd->add_option("--threads", a->threads, "Evaluation threads (results do not depend on it)");
   cmd->add_option("--levels", a->levels, "Maximum cluster levels (1 to 4; default 2)");
   cmd->add_flag("--divisors-only", a->divisors_only, "Only tiles that divide their parent");
+  cmd->add_flag("--maestro-compatible", a->maestro_compatible,
+                "Only mappings MAESTRO runs as written (R, S untiled), for --emit-m");
   cmd->add_option("--constraint", a->constraint, "none, nvdla, eyeriss or shidiannao");
   cmd->add_option("--population", a->population, "GA population (0: from the budget)");
   cmd->add_option("--mutation-rate", a->mutation_rate, "GAMMA's per-level operator rate");

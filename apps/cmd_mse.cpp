@@ -15,6 +15,7 @@
 #include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
+#include "sparsemap/io/gnuplot.h"
 #include "sparsemap/search/mpi.h"
 
 namespace sparsemap::cli {
@@ -29,6 +30,7 @@ struct MseArgs {
   int seeds = 3, threads = 1, levels = 2, max_layers = 0;
   size_t population = 0;
   double mutation_rate = 0.6;
+  bool maestro_compatible = false;
   uint64_t seed = 1;
   std::string json, csv, plot;
   bool quiet = false;
@@ -117,6 +119,7 @@ void run_mse(const MseArgs& a) {
         o.threads = a.threads;
         o.objective = objective;
         o.space.max_levels = a.levels;
+        o.space.maestro_compatible = a.maestro_compatible;
         o.keep_history = true;
         o.population = a.population;
         o.mutation_rate = a.mutation_rate;
@@ -238,7 +241,7 @@ void run_mse(const MseArgs& a) {
     if (!a.plot.empty()) {
       // One data block per algorithm at the largest budget.
       const int64_t bmax = *std::max_element(budgets.begin(), budgets.end());
-      const std::string data = a.plot + ".dat", script = a.plot + ".gp";
+      const std::string data = a.plot + ".dat";
       std::ofstream d(data);
       std::vector<std::string> names;
       for (const Row& r : rows) {
@@ -250,23 +253,17 @@ void run_mse(const MseArgs& a) {
         d << "\n\n";
       }
       d.close();
-      const bool svg = ends_with(a.plot, ".svg");
-      std::ofstream gp(script);
-      gp << "set terminal " << (svg ? "svg size 800,500" : "pngcairo size 800,500") << "\n"
-         << "set output '" << a.plot << "'\n"
-         << "set title 'Convergence on " << hw.name << " (geomean over layers; " << cap
-         << ")'\nset xlabel 'samples'\nset ylabel 'latency / best found'\nset logscale x\n"
-         << "set logscale y\nset grid\nset key right top\nplot ";
+      if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
+      std::ostringstream gp;
+      gp << io::gnuplot_header(a.plot) << "set title "
+         << io::gnuplot_quote("Convergence on " + hw.name + " (geomean over layers; " + cap + ")")
+         << " noenhanced\nset xlabel 'samples'\nset ylabel 'latency / best found'\n"
+         << "set logscale x\nset logscale y\nset grid\nset key right top\nplot ";
       for (size_t i = 0; i < names.size(); ++i)
-        gp << (i ? ", " : "") << "'" << data << "' index " << i
-           << " using 1:2 with lines lw 2 title '" << names[i] << "'";
+        gp << (i ? ", " : "") << io::gnuplot_quote(data) << " index " << i
+           << " using 1:2 with lines lw 2 title " << io::gnuplot_quote(names[i]);
       gp << "\n";
-      gp.close();
-      if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-        throw InputError({"<flag --plot>", 0, 0},
-                         "gnuplot is not installed (Debian gnuplot-nox); the data is in " + csv);
-      if (std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) != 0)
-        throw InputError({script, 0, 0}, "gnuplot failed; the data is in " + csv);
+      io::render_gnuplot(gp.str(), a.plot + ".gp", data);
     }
   }
   if (a.json.empty()) return;
@@ -308,6 +305,8 @@ void register_mse(CLI::App& app) {
   cmd->add_option("--objective", a->objective, "latency, energy, edp or throughput");
   cmd->add_option("--threads", a->threads, "Evaluation threads");
   cmd->add_option("--levels", a->levels, "Maximum cluster levels (default 2)");
+  cmd->add_flag("--maestro-compatible", a->maestro_compatible,
+                "Only mappings MAESTRO runs as written (R, S untiled)");
   cmd->add_option("--max-layers", a->max_layers, "Only the first N distinct layers per model");
   cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--csv", a->csv, "Write the convergence curves as CSV");

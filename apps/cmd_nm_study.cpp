@@ -11,9 +11,11 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "commands.h"
 #include "sparsemap/error.h"
+#include "sparsemap/io/gnuplot.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/train/trainer.h"
@@ -73,18 +75,17 @@ struct Stat {
 // it; throws InputError after writing the data when gnuplot is missing or fails.
 void plot(const std::map<std::string, std::map<std::string, std::map<std::string, Stat>>>& table,
           const std::vector<std::string>& ratios, const std::string& out) {
-  const std::string data = out + ".dat", script = out + ".gp";
+  const std::string data = out + ".dat";
   std::ofstream d(data);
-  std::ofstream g(script);
-  const bool svg = out.size() > 4 && out.compare(out.size() - 4, 4, ".svg") == 0;
-  g << "set terminal " << (svg ? "svg size 1200,500" : "pngcairo size 1200,500") << "\n"
-    << "set output '" << out << "'\nset multiplot layout 1," << table.size() << "\n"
+  std::ostringstream g;
+  g << io::gnuplot_header(out, 1200, 500) << "set multiplot layout 1," << table.size() << "\n"
     << "set key bottom left font ',8'\nset xtics (";
-  for (size_t i = 0; i < ratios.size(); ++i) g << (i ? ", " : "") << "'" << ratios[i] << "' " << i;
+  for (size_t i = 0; i < ratios.size(); ++i)
+    g << (i ? ", " : "") << io::gnuplot_quote(ratios[i]) << " " << i;
   g << ")\n";
   int block = 0;
   for (const auto& [model, recipes] : table) {
-    g << "set title '" << model << "'\nset ylabel '"
+    g << "set title " << io::gnuplot_quote(model) << "\nset ylabel '"
       << (model == "char-gpt" ? "validation nats/char" : "test accuracy %") << "'\nplot ";
     bool first = true;
     for (const auto& [recipe, cells] : recipes) {
@@ -94,8 +95,8 @@ void plot(const std::map<std::string, std::map<std::string, std::map<std::string
         if (it != cells.end()) d << i << " " << it->second.mean << " " << it->second.spread << "\n";
       }
       d << "\n\n";
-      g << (first ? "" : ", ") << "'" << data << "' index " << block
-        << " using 1:2:3 with yerrorlines title '" << recipe << "'";
+      g << (first ? "" : ", ") << io::gnuplot_quote(data) << " index " << block
+        << " using 1:2:3 with yerrorlines title " << io::gnuplot_quote(recipe);
       first = false;
       ++block;
     }
@@ -103,12 +104,8 @@ void plot(const std::map<std::string, std::map<std::string, std::map<std::string
   }
   g << "unset multiplot\n";
   d.close();
-  g.close();
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    throw InputError({out, 0, 0},
-                     "gnuplot is not installed (Debian gnuplot-nox); the data is in " + data);
-  if (std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) != 0)
-    throw InputError({script, 0, 0}, "gnuplot failed; the data is in " + data);
+  if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
+  io::render_gnuplot(g.str(), out + ".gp", data);
 }
 
 void run(const StudyArgs& a) {

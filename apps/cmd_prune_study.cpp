@@ -17,6 +17,7 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
+#include "sparsemap/io/gnuplot.h"
 #include "sparsemap/sparse/format/matrix_io.h"
 #include "sparsemap/sparse/kernels/bench_util.h"
 #include "sparsemap/sparse/prune/adaptive.h"
@@ -89,28 +90,18 @@ void render_plot(const std::string& path, const std::vector<double>& sparsities,
     }
     if (!out) throw InputError({data, 0, 0}, "cannot write the plot data");
   }
-  const bool svg = ends_with(path, ".svg");
-  if (!svg && !ends_with(path, ".png"))
+  if (!io::is_plot_path(path))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
-  const std::string script = path + ".gp";
-  {
-    std::ofstream gp(script);
-    gp << "set terminal " << (svg ? "svg size 800,500" : "pngcairo size 800,500") << "\n"
-       << "set output '" << path << "'\n"
-       << "set title 'SpMM speedup over OpenBLAS sgemm (geomean over shapes)'\n"
-       << "set xlabel 'sparsity'\nset ylabel 'speedup'\nset logscale y\nset key left top\n"
-       << "set grid\nplot 1 title 'dense' dt 2 lc rgb 'gray', '" << data
-       << "' using 1:2 with linespoints title 'unstructured (CSR)'";
-    for (size_t i = 0; i < vs.size(); ++i)
-      gp << ", '' using 1:" << i + 3 << " with linespoints title 'column vectors V=" << vs[i]
-         << "'";
-    gp << "\n";
-  }
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    throw InputError({"<flag --plot>", 0, 0},
-                     "gnuplot is not installed (Debian gnuplot-nox); the data is in " + data);
-  if (std::system(("gnuplot '" + script + "' 2>/dev/null").c_str()) != 0)
-    throw InputError({script, 0, 0}, "gnuplot failed; the data is in " + data);
+  std::ostringstream gp;
+  gp << io::gnuplot_header(path)
+     << "set title 'SpMM speedup over OpenBLAS sgemm (geomean over shapes)'\n"
+     << "set xlabel 'sparsity'\nset ylabel 'speedup'\nset logscale y\nset key left top\n"
+     << "set grid\nplot 1 title 'dense' dt 2 lc rgb 'gray', " << io::gnuplot_quote(data)
+     << " using 1:2 with linespoints title 'unstructured (CSR)'";
+  for (size_t i = 0; i < vs.size(); ++i)
+    gp << ", '' using 1:" << i + 3 << " with linespoints title 'column vectors V=" << vs[i] << "'";
+  gp << "\n";
+  io::render_gnuplot(gp.str(), path + ".gp", data);
 }
 
 void run(const Options& o) {

@@ -28,6 +28,8 @@ void register_nm_study(CLI::App& app);
 void register_mse(CLI::App& app);
 // codesign (DiGamma HW-mapping co-design): apps/cmd_codesign.cpp.
 void register_codesign(CLI::App& app);
+void register_attention(CLI::App& app);  // apps/cmd_attention.cpp (FLAT)
+void register_schedule(CLI::App& app);  // schedule (G# multi-tenant): apps/cmd_schedule.cpp
 void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.cpp
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "../src/cost/random_mappings.h"
+#include "../tests/support/random_mappings.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/workload/zoo.h"

@@ -1,4 +1,4 @@
-# ml/: everything that links libtorch (DESIGN.md, "ml"). Included from the top CMakeLists.txt
+# ml/: everything that links libtorch (docs/design.md, "ml"). Included from the top CMakeLists.txt
 # after the core targets; owns sparsemap_ml, ml_tests and the ml benchmarks.
 #
 #   SPARSEMAP_WITH_TORCH (default ON when find_package(Torch) succeeds): build ml/ and link it

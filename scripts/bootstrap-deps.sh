@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages sparsemap builds and tests with (DESIGN.md, "Dependencies").
+# Installs the Debian 12 packages sparsemap builds and tests with (docs/design.md, "Dependencies").
 # Idempotent: installs only what is missing, and prints nothing when everything is present.
 # Needs root (or passwordless sudo) only when something is missing.
 set -euo pipefail

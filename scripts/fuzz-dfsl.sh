@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the DFSL reader (parse_dfsl, and the write_dfsl round trip) with libFuzzer, ASan and
 # UBSan. Usage: scripts/fuzz-dfsl.sh [SECONDS]   (default 600)
-# Builds build-fuzz/dfsl_fuzz with clang, seeds .fuzz/corpus from the MAESTRO reference files
-# (../shared/reference/maestro, when present) and a few built-in inputs, then fuzzes for
+# Builds build-fuzz/dfsl_fuzz with clang, seeds .fuzz/corpus from the MAESTRO test data
+# (tests/data/maestro, part of the repository) and a few built-in inputs, then fuzzes for
 # SECONDS. Exits non-zero when libFuzzer finds a crash, a timeout (5 s per input) or runs over
 # 2 GiB; the failing input is saved under .fuzz/artifacts/. Needs clang and its runtime
 # (Debian: clang, libclang-rt-14-dev).
@@ -14,7 +14,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build-fuzz
 corpus=$root/.fuzz/corpus
 artifacts=$root/.fuzz/artifacts
-reference=$root/../shared/reference/maestro
+reference=$root/tests/data/maestro
 
 command -v clang++ >/dev/null || { echo "fuzz-dfsl: clang++ not found" >&2; exit 2; }
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -22,15 +22,14 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
 cmake --build "$build" --target dfsl_fuzz -j 2
 
 mkdir -p "$corpus" "$artifacts"
-if [[ -d $reference ]]; then
-  n=0
-  for f in "$reference"/{networks,random,uneven,invalid,defects}/*.m; do
-    [[ $f == *.hw.m ]] && continue
-    cp -n "$f" "$corpus/ref_$(basename "$(dirname "$f")")_$(basename "$f")"
-    n=$((n + 1))
-  done
-  echo "fuzz-dfsl: seeded $n reference files from $reference"
-fi
+[[ -d $reference ]] || { echo "fuzz-dfsl: $reference missing (part of the repository)" >&2; exit 2; }
+n=0
+for f in "$reference"/{networks,random,uneven,invalid,defects}/*.m; do
+  [[ $f == *.hw.m ]] && continue
+  cp -n "$f" "$corpus/ref_$(basename "$(dirname "$f")")_$(basename "$f")"
+  n=$((n + 1))
+done
+echo "fuzz-dfsl: seeded $n reference files from $reference"
 seed() { printf '%s' "$2" >"$corpus/builtin_$1.m"; }
 seed minimal 'Network n { Layer L { Type: CONV Dimensions { K: 4, C: 3, R: 3, S: 3, Y: 8, X: 8 } } }'
 seed constants $'Constant T 4;\nNetwork n {\n Constant U T;\n Layer L {\n  Type: gemm // c\n  Dimensions { M T N U K 9 }\n  Dataflow { TemporalMap (T,U) M; Cluster(Sz(K), L); SpatialMap(1,1) N; }\n }\n}\n'

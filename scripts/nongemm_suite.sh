@@ -9,7 +9,7 @@
 #        e.g. --iters 3 --reuse-memory)
 # Needs the targets sparsemap and nongemm_overhead_bench built in BUILD_DIR, and for the
 # cross-check Debian's python3-torch and python3-torchvision (/usr/bin/python3).
-# Timings are taken with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset (DESIGN.md).
+# Timings are taken with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset (docs/design.md).
 set -euo pipefail
 build=${1:-build-ml}
 out=${2:-$build/nongemm-results}

@@ -7,7 +7,7 @@
 #   (default: build/sparsemap, nm_study -> nm_study.json, nm_study.png)
 #
 # --quick: small models, few steps, one seed (the grid in under an hour on 2 cores).
-# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset in this command only (DESIGN.md pitfalls).
+# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset in this command only (docs/design.md pitfalls).
 set -euo pipefail
 bin=${1:-build/sparsemap}
 out=${2:-nm_study}

@@ -6,7 +6,7 @@
 //   (default: resnet50 bert-base, 2 threads, 30 rounds, batch 1, freed memory kept as in
 //   `sparsemap nongemm`)
 //
-// Run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset in the command line (DESIGN.md):
+// Run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset in the command line (docs/design.md):
 //   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE build-ml/nongemm_overhead_bench
 // Prints one JSON object per model, then a summary line each.
 #include <cstdio>

@@ -7,7 +7,7 @@
 #
 # One libtorch thread by default: on a 2-core machine that other jobs share, two OpenMP threads
 # that spin at every barrier made a step 10-20x slower (88 ms against 4.4 ms for the MLP).
-# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset in this command only (DESIGN.md pitfalls).
+# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset in this command only (docs/design.md pitfalls).
 set -euo pipefail
 bin=${1:-build/sparsemap}
 out=${2:-prune_compare.json}

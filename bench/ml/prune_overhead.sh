@@ -9,9 +9,9 @@
 #   (default: build/sparsemap, prune_overhead -> prune_overhead-mlp.json, prune_overhead-cnn.json)
 #
 # One libtorch thread by default (see prune_compare.sh). OPENBLAS_L2_SIZE is unset in these
-# commands only (DESIGN.md pitfalls), and OPENBLAS_CORETYPE names OpenBLAS's best kernel for this
-# CPU's flags: on virtual machines that hide the CPU model, OpenBLAS's own detection falls back to
-# Prescott, a dense baseline about 4x slower.
+# commands only (docs/design.md pitfalls), and OPENBLAS_CORETYPE names OpenBLAS's best kernel
+# for this CPU's flags: on virtual machines that hide the CPU model, OpenBLAS's own detection
+# falls back to Prescott, a dense baseline about 4x slower.
 set -euo pipefail
 bin=${1:-build/sparsemap}
 out=${2:-prune_overhead}

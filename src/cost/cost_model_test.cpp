@@ -7,10 +7,10 @@
 #include <thread>
 
 #include "model_internal.h"
-#include "random_mappings.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/io/dfsl.h"
+#include "support/random_mappings.h"
 
 namespace sparsemap::cost {
 namespace {

@@ -1,17 +1,20 @@
-// Fidelity to MAESTRO on its own reference runs (shared/reference/maestro), and physical
+// Fidelity to MAESTRO on its own reference runs (tests/data/maestro), and physical
 // soundness where MAESTRO is wrong (loop edges, oversize tiles, its crashes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "maestro_reference.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/io/arch_files.h"
 #include "sparsemap/io/dfsl.h"
 #include "sparsemap/io/util.h"
+#include "support/maestro_reference.h"
 
 namespace sparsemap::cost {
 namespace {
@@ -45,11 +48,36 @@ void print_worst(const char* title, std::vector<Worst> w, size_t n = 8) {
     std::printf("    %6.2f%%  %s\n", 100 * w[i].err, w[i].text.c_str());
 }
 
+// MAESTRO prints energies with 6 significant digits: a relative error up to half a unit in the
+// 6th digit is rounding.
+constexpr double kPrintedEnergyTol = 5e-6;
+
+// MAESTRO's MAC count differs from the layer's on these even layers (it over- or under-counts
+// the strided first convolutions and one attention GEMM); ours is the layer's. Their
+// per-tensor access counts and printed energies differ with the MACs.
+const std::set<std::string> kMaestroMacDefects = {
+    "random/case194",           "MobileNetV2_yxp_os/CONV1",           "ResNeXt50_yxp_os/CONV1",
+    "googlenet_rs/Conv2d-1",    "Transformer_Layers/SD_MatMul_QK_00", "mnasnet_rs/Conv2d-1",
+    "squeezenet1_0_rs/Conv2d-1"};
+
+// Our access counts of one layer against MAESTRO's CSV: how many of the 12 agree.
+int exact_counts(const Cost& c, const Record& r) {
+  int n = 0;
+  for (int t = 0; t < kNumTensors; ++t) {
+    const double mine[4] = {c.access[t].l1_reads, c.access[t].l1_writes, c.access[t].l2_reads,
+                            c.access[t].l2_writes};
+    for (int k = 0; k < 4; ++k) n += mine[k] == r.counts[t][k];
+  }
+  return n;
+}
+
 // The even set: random/ (240) + the even layers of the example networks, once per distinct
-// (layer, mapping, hardware), without ResNeXt50_yxp_os FC1000 (MAESTRO: 0 MACs).
+// (layer, mapping, hardware), without ResNeXt50_yxp_os FC1000 (MAESTRO: 0 MACs): 753 layers.
+// Runtime, L1 and L2 needs, NoC and off-chip bandwidth needs are MAESTRO's exactly on every
+// one; MACs and the 12 per-tensor access counts on every one but MAESTRO's MAC defects; the
+// printed energy, priced MAESTRO's way from our counts, to its 6 printed digits.
 TEST(MaestroFidelity, EvenLayersMatchMaestro) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref_root);
-  const std::string ref = ref_root + "/maestro";
+  SPARSEMAP_TEST_DATA(ref, "maestro");
   std::vector<Record> all = testing::load_cases(ref + "/random", "expected.csv");
   const size_t n_random = all.size();
   for (Record& r : testing::load_networks(ref)) all.push_back(std::move(r));
@@ -57,6 +85,8 @@ TEST(MaestroFidelity, EvenLayersMatchMaestro) {
   // Evaluate in file order (MAESTRO's printed energy depends on the layer before).
   std::vector<Cost> costs(all.size());
   std::vector<double> maestro_energy(all.size(), NAN);
+  // MAESTRO prices a multi-level layer with the previous layer's L1 counts: taken from its
+  // own CSV (so an uneven or defective previous layer does not hide this layer's counts).
   double prev_l1 = 0;
   std::string prev_net;
   for (size_t i = 0; i < all.size(); ++i) {
@@ -66,15 +96,14 @@ TEST(MaestroFidelity, EvenLayersMatchMaestro) {
     prev_net = r.network;
     maestro_energy[i] =
         testing::maestro_energy(costs[i], testing::cluster_levels(r.dl.mapping), prev_l1);
-    prev_l1 = testing::total_l1(costs[i]);
+    prev_l1 = 0;
+    for (const auto& t : r.counts) prev_l1 += t[0] + t[1];  // NaN for random/ (one layer each)
   }
 
-  std::set<std::string> seen;
-  std::vector<double> e_rt, e_l1, e_l2, e_en, ratio_en;
-  std::vector<Worst> w_rt, w_l1, w_l2, w_en;
-  int macs_exact = 0, macs_maestro_wrong = 0, n_even = 0, n_random_even = 0, counts_exact = 0,
-      counts_total = 0, bw_exact = 0, bw_total = 0;
-  std::vector<std::string> maestro_mac_defects;
+  std::set<std::string> seen, defects_seen;
+  std::vector<double> e_en, ratio_en;
+  std::vector<Worst> w_en;
+  int n_even = 0, n_random_even = 0, n_networks = 0, energy_checked = 0;
   for (size_t i = 0; i < all.size(); ++i) {
     const Record& r = all[i];
     if (!r.even) {
@@ -86,88 +115,62 @@ TEST(MaestroFidelity, EvenLayersMatchMaestro) {
     ++n_even;
     n_random_even += i < n_random;
     const Cost& c = costs[i];
-    ASSERT_TRUE(c.ok()) << r.source << ": " << c.reason;
+    SCOPED_TRACE(r.source);
+    ASSERT_TRUE(c.ok()) << c.reason;
     EXPECT_TRUE(physical(c, r.dl.layer, r.source));
-    const double er = testing::rel_err(c.runtime_cycles, r.runtime);
-    const double el1 = testing::rel_err(c.l1_bytes, r.l1), el2 = testing::rel_err(c.l2_bytes, r.l2);
+    EXPECT_EQ(static_cast<double>(c.runtime_cycles), r.runtime);
+    EXPECT_EQ(static_cast<double>(c.l1_bytes), r.l1);
+    EXPECT_EQ(static_cast<double>(c.l2_bytes), r.l2);
+    const bool defect = kMaestroMacDefects.count(r.source) > 0;
+    if (defect) {
+      defects_seen.insert(r.source);
+      EXPECT_NE(r.macs, static_cast<double>(r.dl.layer.macs())) << "MAESTRO's MACs now right?";
+    } else {
+      EXPECT_EQ(static_cast<double>(c.macs), r.macs);
+    }
+    if (!std::isnan(r.noc_bw)) {  // the networks' CSVs
+      ++n_networks;
+      EXPECT_EQ(c.noc_words_per_cycle, r.noc_bw);
+      EXPECT_EQ(c.offchip_words_per_cycle, r.offchip_bw);
+      if (!defect) {
+        EXPECT_EQ(exact_counts(c, r), 12) << "per-tensor L1/L2 reads and writes";
+      }
+    }
     const double een = testing::rel_err(maestro_energy[i], r.energy);
-    e_rt.push_back(er);
-    e_l1.push_back(el1);
-    e_l2.push_back(el2);
     e_en.push_back(een);
     ratio_en.push_back(c.energy_nj / r.energy);
-    w_rt.push_back({er, r.source + ": " + std::to_string(c.runtime_cycles) + " vs " +
-                            std::to_string(static_cast<int64_t>(r.runtime))});
-    w_l1.push_back({el1, r.source});
-    w_l2.push_back({el2, r.source});
     w_en.push_back({een, r.source});
-    if (static_cast<double>(c.macs) == r.macs) {
-      ++macs_exact;
-    } else if (r.macs != static_cast<double>(r.dl.layer.macs())) {
-      ++macs_maestro_wrong;  // MAESTRO's count is not the layer's; ours is
-      maestro_mac_defects.push_back(r.source + " (MAESTRO " +
-                                    std::to_string(static_cast<int64_t>(r.macs)) + ", layer " +
-                                    std::to_string(r.dl.layer.macs()) + ")");
-    } else {
-      ADD_FAILURE() << r.source << ": MACs " << c.macs << " vs MAESTRO " << r.macs;
+    if (!defect) {
+      ++energy_checked;
+      EXPECT_LE(een, kPrintedEnergyTol) << "ours (MAESTRO's pricing) " << maestro_energy[i]
+                                        << " nJ, MAESTRO " << r.energy << " nJ";
     }
-    if (!std::isnan(r.noc_bw)) {
-      bw_total += 2;
-      bw_exact += (c.noc_words_per_cycle == r.noc_bw) + (c.offchip_words_per_cycle == r.offchip_bw);
-    }
-    if (!std::isnan(r.counts[0][0]))
-      for (int t = 0; t < kNumTensors; ++t) {
-        const double mine[4] = {c.access[t].l1_reads, c.access[t].l1_writes, c.access[t].l2_reads,
-                                c.access[t].l2_writes};
-        for (int k = 0; k < 4; ++k) {
-          ++counts_total;
-          counts_exact += mine[k] == r.counts[t][k];
-        }
-      }
   }
-  const double rt5 = testing::fraction_within(e_rt, 0.05),
-               rt05 = testing::fraction_within(e_rt, 0.005);
-  const double l1_5 = testing::fraction_within(e_l1, 0.05),
-               l2_5 = testing::fraction_within(e_l2, 0.05);
-  const double en10 = testing::fraction_within(e_en, 0.10);
-  std::printf("MAESTRO fidelity on %d even layers (%d random + %d distinct from 33 networks)\n",
+  std::printf("MAESTRO fidelity on %d even layers (%d random + %d distinct from 33 networks):\n",
               n_even, n_random_even, n_even - n_random_even);
-  std::printf("  runtime: %.1f%% within 5%%, %.1f%% within 0.5%%, exact %.1f%%   [%s]\n", 100 * rt5,
-              100 * rt05, 100 * testing::fraction_within(e_rt, 0),
-              testing::distribution(e_rt).c_str());
-  std::printf("  L1: %.1f%% within 5%% [%s]\n", 100 * l1_5, testing::distribution(e_l1).c_str());
-  std::printf("  L2: %.1f%% within 5%% [%s]\n", 100 * l2_5, testing::distribution(e_l2).c_str());
-  std::printf("  MACs: %d exact; %d where MAESTRO's count is not the layer's (ours is):\n",
-              macs_exact, macs_maestro_wrong);
-  for (const auto& s : maestro_mac_defects) std::printf("    %s\n", s.c_str());
   std::printf(
-      "  per-tensor L1/L2 access counts (networks): %d of %d exact (the others: layers "
-      "where MAESTRO's MAC count is wrong)\n",
-      counts_exact, counts_total);
-  std::printf("  NoC and off-chip bandwidth needs (networks): %d of %d exact\n", bw_exact,
-              bw_total);
-  std::printf("  energy, MAESTRO's accounting from our counts: %.1f%% within 10%% [%s]\n",
-              100 * en10, testing::distribution(e_en).c_str());
+      "  runtime, L1 and L2 needs: exact on all; NoC/off-chip bandwidth: exact on all %d "
+      "network layers\n",
+      n_networks);
+  std::printf("  MACs and per-tensor access counts: exact on all but MAESTRO's %zu MAC defects\n",
+              defects_seen.size());
+  std::printf(
+      "  energy, MAESTRO's pricing of our counts: within its 6 printed digits on %d "
+      "layers; all: [%s]\n",
+      energy_checked, testing::distribution(e_en).c_str());
   std::printf("  energy_nj (ours: MACs + own L1 + L2) / MAESTRO's printed energy: %s\n",
               testing::distribution(ratio_en).c_str());
-  print_worst("runtime", w_rt);
-  print_worst("L1", w_l1, 4);
-  print_worst("L2", w_l2, 4);
   print_worst("energy", w_en, 4);
 
-  EXPECT_GE(n_random_even, 240);
-  EXPECT_GE(rt5, 0.95);
-  EXPECT_GE(rt05, 0.80);
-  EXPECT_GE(l1_5, 0.95);
-  EXPECT_GE(l2_5, 0.95);
-  EXPECT_GE(en10, 0.90);
-  EXPECT_EQ(macs_exact + macs_maestro_wrong, n_even);
+  EXPECT_EQ(n_random_even, 240);
+  EXPECT_EQ(n_even, 753);
+  EXPECT_EQ(defects_seen, kMaestroMacDefects);
+  EXPECT_EQ(energy_checked, n_even - static_cast<int>(kMaestroMacDefects.size()));
 }
 
 // Uneven layers: compared with MAESTRO (which is wrong there), physics asserted.
 TEST(MaestroFidelity, UnevenLayersArePhysical) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref_root);
-  const std::string ref = ref_root + "/maestro";
+  SPARSEMAP_TEST_DATA(ref, "maestro");
   std::vector<Record> all = testing::load_cases(ref + "/uneven", "maestro_output.csv");
   const size_t n_cases = all.size();
   std::set<std::string> seen;
@@ -196,10 +199,11 @@ TEST(MaestroFidelity, UnevenLayersArePhysical) {
         n - below_maestro - above_maestro);
 }
 
-// defects/edge_study_template.m: for a fixed outer K tile, the inner tile must not matter.
+// defects/edge_study_template.m (K = 64) for the outer x inner K tiles of edge_study.csv: for a
+// fixed outer tile the inner tile must not change the runtime at all. Where the mapping is
+// even the runtime is MAESTRO's; where it is not, MAESTRO's swings by up to 1.9x.
 TEST(MaestroFidelity, EdgeStudyInnerTileDoesNotMatter) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref_root);
-  const std::string dir = ref_root + "/maestro/defects";
+  SPARSEMAP_TEST_DATA(dir, "maestro/defects");
   const std::string tpl = io::read_file(dir + "/edge_study_template.m");
   const arch::Arch hw = io::read_maestro_hw(dir + "/gamma_edge.hw.m");
   auto subst = [&](int outer, int inner) {
@@ -209,30 +213,43 @@ TEST(MaestroFidelity, EdgeStudyInnerTileDoesNotMatter) {
         s.replace(p, key.size(), std::to_string(val));
     return io::parse_dfsl(s, "edge_study.m").layers.at(0);
   };
-  std::printf("Edge study (K = 64, 168 PEs): runtime per outer tile over inner tiles\n");
-  for (int outer : {32, 35, 40, 48, 64}) {
-    int64_t lo = INT64_MAX, hi = 0;
-    std::string line;
-    for (int inner : {outer, 34, 20, 7, 5, 1}) {
-      if (inner > outer) continue;
-      const io::DfslLayer l = subst(outer, inner);
-      const Cost c = evaluate(l.layer, hw, l.mapping);
-      ASSERT_TRUE(physical(c, l.layer, "outer " + std::to_string(outer)));
-      lo = std::min(lo, c.runtime_cycles);
-      hi = std::max(hi, c.runtime_cycles);
-      line += " " + std::to_string(inner) + ":" + std::to_string(c.runtime_cycles);
+  const std::vector<testing::Row> rows = testing::read_csv(dir + "/edge_study.csv");
+  ASSERT_EQ(rows.size(), 29u);   // 5 outer tiles x 6 inner ones, but no inner 34 under outer 32
+  std::map<int, int64_t> first;  // outer tile -> our runtime at its first inner tile
+  int even = 0;
+  std::printf("Edge study (K = 64, 168 PEs): inner:ours/MAESTRO cycles per outer K tile\n");
+  std::string line;
+  int line_outer = -1;
+  for (const testing::Row& row : rows) {
+    const int outer = static_cast<int>(testing::num(row, "outer_k_tile"));
+    const int inner = static_cast<int>(testing::num(row, "inner_k_tile"));
+    const double theirs = testing::num(row, "maestro_runtime_cycles");
+    const io::DfslLayer l = subst(outer, inner);
+    const Cost c = evaluate(l.layer, hw, l.mapping);
+    const std::string what = std::to_string(outer) + "/" + std::to_string(inner);
+    ASSERT_TRUE(physical(c, l.layer, what));
+    if (!first.count(outer)) first[outer] = c.runtime_cycles;
+    EXPECT_EQ(c.runtime_cycles, first[outer]) << what << ": the inner tile changed the runtime";
+    if (!has_loop_edges(l.layer, l.mapping)) {
+      ++even;
+      EXPECT_EQ(static_cast<double>(c.runtime_cycles), theirs) << what;
     }
-    std::printf("  outer %2d:%s  (spread %.2f%%)\n", outer, line.c_str(),
-                100.0 * static_cast<double>(hi - lo) / static_cast<double>(lo));
-    EXPECT_LE(static_cast<double>(hi), 1.05 * static_cast<double>(lo)) << "outer " << outer;
+    if (outer != line_outer && !line.empty())
+      std::printf("  outer %2d:%s\n", line_outer, line.c_str());
+    if (outer != line_outer) line.clear();
+    line_outer = outer;
+    line += " " + std::to_string(inner) + ":" + std::to_string(c.runtime_cycles) + "/" +
+            std::to_string(static_cast<int64_t>(theirs));
   }
+  std::printf("  outer %2d:%s\n", line_outer, line.c_str());
+  EXPECT_EQ(first.size(), 5u);
+  EXPECT_EQ(even, 4);  // outer 32 and 64 with inner tile = outer or 1
 }
 
 // The networks MAESTRO crashed (136) or aborted (255) on: every layer evaluated physically or
 // refused with a reason that names a directive.
 TEST(MaestroFidelity, CrashedNetworksEvaluate) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref_root);
-  const std::string ref = ref_root + "/maestro";
+  SPARSEMAP_TEST_DATA(ref, "maestro");
   std::ifstream codes(ref + "/maestro_exit_codes.txt");
   std::string net;
   int code, nets = 0;
@@ -257,6 +274,9 @@ TEST(MaestroFidelity, CrashedNetworksEvaluate) {
     }
     std::printf("  %-22s (MAESTRO exit %3d): %2d layers evaluated, %2d refused%s%s\n", net.c_str(),
                 code, ok, refused, example.empty() ? "" : "; e.g. ", example.c_str());
+    // vgg16_rs maps X spatially one column at a time under a 3-column filter: no output fits,
+    // on every layer. Every other layer of these networks has a valid mapping.
+    EXPECT_EQ(refused, net == "vgg16_rs" ? static_cast<int>(n.layers.size()) : 0) << net;
   }
   EXPECT_EQ(nets, 8);
 }
@@ -264,9 +284,8 @@ TEST(MaestroFidelity, CrashedNetworksEvaluate) {
 // invalid/: Y'/X' tiles larger than the output. The reader clamps them; the results are
 // physical (MAESTRO: 0 cycles, 0 MACs).
 TEST(MaestroFidelity, OversizeTilesAreClampedAndPhysical) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref_root);
-  const std::vector<Record> cases =
-      testing::load_cases(ref_root + "/maestro/invalid", "maestro_output.csv");
+  SPARSEMAP_TEST_DATA(dir, "maestro/invalid");
+  const std::vector<Record> cases = testing::load_cases(dir, "maestro_output.csv");
   EXPECT_EQ(cases.size(), 8u);
   for (const Record& r : cases) {
     EXPECT_TRUE(r.dl.clamped) << r.source;
@@ -279,8 +298,7 @@ TEST(MaestroFidelity, OversizeTilesAreClampedAndPhysical) {
 
 // GAMMA's three "best" ResNet-50 mappings sit in MAESTRO's holes; ours are above the bound.
 TEST(MaestroFidelity, GammaHolesAreClosed) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref_root);
-  const std::string dir = ref_root + "/maestro/defects";
+  SPARSEMAP_TEST_DATA(dir, "maestro/defects");
   const arch::Arch hw = io::read_maestro_hw(dir + "/gamma_edge.hw.m");
   const std::pair<const char*, double> maestro[] = {{"gamma_best_resnet50_l2.m", 34293},
                                                     {"gamma_best_resnet50_l10.m", 236},

@@ -8,7 +8,7 @@
 
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/error.h"
-#include "test_reference.h"
+#include "support/test_data.h"
 
 namespace sparsemap::io {
 namespace {
@@ -43,8 +43,8 @@ struct TempFile {
 };
 
 TEST(MaestroHw, ReadsAccelerator1) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
-  const std::string path = ref + "/maestro/accelerator_1.m";
+  SPARSEMAP_TEST_DATA(ref, "maestro");
+  const std::string path = ref + "/accelerator_1.m";
   const arch::Arch a = read_maestro_hw(path);
   EXPECT_EQ(a.num_pes, 256);
   EXPECT_EQ(a.l1_bytes, 100);
@@ -61,10 +61,10 @@ TEST(MaestroHw, ReadsAccelerator1) {
 }
 
 TEST(MaestroHw, ReadsEveryReferenceHardwareFile) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
+  SPARSEMAP_TEST_DATA(ref, "maestro");
   int n = 0;
   for (const char* dir : {"random", "uneven", "invalid", "defects"})
-    for (const auto& e : fs::directory_iterator(ref + "/maestro/" + dir)) {
+    for (const auto& e : fs::directory_iterator(ref + "/" + dir)) {
       const std::string p = e.path().string();
       if (p.size() < 5 || p.substr(p.size() - 5) != ".hw.m") continue;
       const arch::Arch a = read_maestro_hw(p);
@@ -72,7 +72,7 @@ TEST(MaestroHw, ReadsEveryReferenceHardwareFile) {
       ++n;
     }
   EXPECT_EQ(n, 240 + 120 + 8 + 1);
-  const arch::Arch g = read_maestro_hw(ref + "/maestro/defects/gamma_edge.hw.m");
+  const arch::Arch g = read_maestro_hw(ref + "/defects/gamma_edge.hw.m");
   EXPECT_EQ(g.num_pes, 168);
   EXPECT_EQ(g.l1_bytes, 512);
   EXPECT_EQ(g.l2_bytes, 108000);

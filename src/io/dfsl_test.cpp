@@ -1,5 +1,5 @@
-// Tests of the DFSL reader and writer: MAESTRO's reference files, clamping, round trips, and
-// the exact message of every kind of bad input.
+// Tests of the DFSL reader and writer: MAESTRO's reference files (tests/data/maestro), clamping,
+// round trips, and the exact message of every kind of bad input.
 #include "sparsemap/io/dfsl.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <map>
 
 #include "sparsemap/io/util.h"
-#include "test_reference.h"
+#include "support/test_data.h"
 
 namespace sparsemap::io {
 namespace {
@@ -58,8 +58,8 @@ void expect_round_trip(const DfslNetwork& net, const std::string& label) {
 }
 
 TEST(DfslReference, AllNetworksParseWithExactLayerCountsAndRoundTrip) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
-  const auto files = files_in(ref + "/maestro/networks");
+  SPARSEMAP_TEST_DATA(ref, "maestro");
+  const auto files = files_in(ref + "/networks");
   ASSERT_EQ(files.size(), 41u);
   const std::map<std::string, size_t> expected = {{"GEMM_Example", 1},
                                                   {"MobileNetV2_kcp_ws", 56},
@@ -92,8 +92,8 @@ TEST(DfslReference, AllNetworksParseWithExactLayerCountsAndRoundTrip) {
 }
 
 TEST(DfslReference, Resnet50Conv1IsReadExactlyAndItsCTileClamped) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
-  const std::string path = ref + "/maestro/networks/Resnet50_kcp_ws.m";
+  SPARSEMAP_TEST_DATA(ref, "maestro");
+  const std::string path = ref + "/networks/Resnet50_kcp_ws.m";
   const DfslNetwork net = read_dfsl(path);
   EXPECT_EQ(net.name, "Resnet50");
   ASSERT_EQ(net.layers.size(), 66u);
@@ -130,8 +130,8 @@ TEST(DfslReference, Resnet50Conv1IsReadExactlyAndItsCTileClamped) {
 }
 
 TEST(DfslReference, GemmConstantsAndDuplicatedDimension) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
-  const DfslNetwork gemm = read_dfsl(ref + "/maestro/networks/GEMM_Example.m");
+  SPARSEMAP_TEST_DATA(ref, "maestro");
+  const DfslNetwork gemm = read_dfsl(ref + "/networks/GEMM_Example.m");
   EXPECT_EQ(gemm.name, "BLAS3");
   ASSERT_EQ(gemm.layers.size(), 1u);
   const auto& l = gemm.layers[0].layer;
@@ -148,12 +148,12 @@ TEST(DfslReference, GemmConstantsAndDuplicatedDimension) {
   EXPECT_EQ(gemm.layers[0].mapping.directives, want);
   EXPECT_TRUE(gemm.warnings.empty());
 
-  const DfslNetwork tr = read_dfsl(ref + "/maestro/networks/Transformer_Complete.m");
+  const DfslNetwork tr = read_dfsl(ref + "/networks/Transformer_Complete.m");
   EXPECT_EQ(tr.layers[1].layer.name, "SD_MatMul_QK_00");
   EXPECT_EQ(tr.layers[1].layer.dim(Dim::K), 128);  // K: Seq_Len
   EXPECT_EQ(tr.layers[1].layer.dim(Dim::X), 128);
 
-  const std::string unet = ref + "/maestro/networks/UNet_RS.m";
+  const std::string unet = ref + "/networks/UNet_RS.m";
   const DfslNetwork u = read_dfsl(unet);
   ASSERT_EQ(u.warnings.size(), 2u);
   EXPECT_EQ(u.warnings[0].str(),
@@ -163,11 +163,11 @@ TEST(DfslReference, GemmConstantsAndDuplicatedDimension) {
 }
 
 TEST(DfslReference, RandomUnevenInvalidAndDefectCasesParse) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
+  SPARSEMAP_TEST_DATA(ref, "maestro");
   const std::pair<const char*, size_t> dirs[] = {
       {"random", 240}, {"uneven", 120}, {"invalid", 8}, {"defects", 4}};
   for (const auto& [dir, count] : dirs) {
-    auto files = files_in(ref + "/maestro/" + dir);
+    auto files = files_in(ref + "/" + dir);
     ASSERT_EQ(files.size(), count) << dir;
     for (const auto& f : files) {
       SCOPED_TRACE(f);
@@ -188,8 +188,8 @@ TEST(DfslReference, RandomUnevenInvalidAndDefectCasesParse) {
 }
 
 TEST(DfslReference, InvalidCasesGetOutputTilesClampedToTheOutputSize) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
-  const std::string path = ref + "/maestro/invalid/case000.m";  // Y = 16, R = 3: Y' = 14
+  SPARSEMAP_TEST_DATA(ref, "maestro");
+  const std::string path = ref + "/invalid/case000.m";  // Y = 16, R = 3: Y' = 14
   const DfslNetwork net = read_dfsl(path);
   const auto& dl = net.layers[0];
   EXPECT_EQ(dl.layer.out_y(), 14);
@@ -199,7 +199,7 @@ TEST(DfslReference, InvalidCasesGetOutputTilesClampedToTheOutputSize) {
   EXPECT_EQ(
       net.warnings[0].str(),
       path + ":6:1: warning: SpatialMap(16,16) Y': tile 16 larger than Y' = 14; clamped to 14");
-  for (const auto& f : files_in(ref + "/maestro/invalid")) {
+  for (const auto& f : files_in(ref + "/invalid")) {
     const DfslNetwork n = read_dfsl(f);
     const auto& l = n.layers[0].layer;
     EXPECT_FALSE(n.warnings.empty()) << f;

@@ -2,6 +2,8 @@
 //
 // Contract: for every DfslNetwork that parse_dfsl returned, parse_dfsl(write_dfsl(net)) == net.
 // Constants are not written (the reader has resolved them); Sz(D) is written as Sz(D).
+// Every dimension a directive maps is declared (MAESTRO rejects a map of an undeclared one),
+// and DfslLayer::notes are written as `//` lines after the Layer line.
 // Other layers are written as close as DFSL allows, with a `//` comment saying what changed:
 // - zero padding is folded into the input (Y + 2*pad_y, X + 2*pad_x), which keeps the output
 //   size and the MACs (MAESTRO has no padding);
@@ -71,6 +73,7 @@ void write_layer(std::string& s, const DfslLayer& dl, size_t position) {
              std::to_string(l.dilation.x) + " is not expressible in DFSL and was dropped\n";
 
   s += "\tLayer " + identifier(l.name, "L" + std::to_string(position)) + " {\n";
+  for (const std::string& n : dl.notes) s += "\t\t// " + n + "\n";
   s += notes;
   s += "\t\tType: " + std::string(workload::op_kind_name(k)) + "\n";
   if (is_windowed(k) || l.stride != workload::Window2{1, 1})
@@ -82,13 +85,18 @@ void write_layer(std::string& s, const DfslLayer& dl, size_t position) {
     entries += (entries.empty() ? "" : ", ") + std::string(1, workload::dim_letter(d)) + ": " +
                std::to_string(dims[index(d)]);
   };
+  bool mapped[workload::kNumDims] = {};
+  for (const auto& d : dl.mapping.directives)
+    if (d.kind != mapping::DirectiveKind::Cluster) mapped[index(d.dim)] = true;
   for (char c : listed) {
     const Dim d = *workload::dim_from_letter(c);
     const bool optional = is_windowed(k) && (d == Dim::N || d == Dim::G);
-    if (!optional || dims[index(d)] != 1) add(d);
+    if (!optional || dims[index(d)] != 1 || mapped[index(d)]) add(d);
   }
-  for (Dim d : workload::kAllDims)  // anything else that is not 1 (the reader rejects it)
-    if (listed.find(workload::dim_letter(d)) == std::string::npos && dims[index(d)] != 1) add(d);
+  for (Dim d : workload::kAllDims)  // anything else that is not 1 or is mapped
+    if (listed.find(workload::dim_letter(d)) == std::string::npos &&
+        (dims[index(d)] != 1 || mapped[index(d)]))
+      add(d);
   s += "\t\tDimensions { " + entries + " }\n";
   if (!dl.mapping.empty()) {
     s += "\t\tDataflow {\n";

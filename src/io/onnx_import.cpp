@@ -601,6 +601,9 @@ workload::Model parse_onnx(const std::string& bytes, const std::string& file) {
   return Importer(model, file).run();
 }
 
-workload::Model read_onnx(const std::string& path) { return parse_onnx(read_file(path), path); }
+// Up to 2 GiB, protobuf's own limit on a message.
+workload::Model read_onnx(const std::string& path) {
+  return parse_onnx(read_file(path, size_t{2} << 30), path);
+}
 
 }  // namespace sparsemap::io

@@ -100,6 +100,15 @@ run 0 map --model resnet18 --hw gamma-edge --algo gamma --budget 200 --json "$tm
 run 2 map --model resnet18 --hw gamma-edge --algo hillclimb && check "map bad algo" test "$(wc -l <"$tmp/err")" -eq 1 &&
   check "map bad algo message" grep -q "unknown algorithm 'hillclimb'" "$tmp/err"
 run 2 map --model resnet18 --hw gamma-edge --objective speed && check "map bad objective" test "$(wc -l <"$tmp/err")" -eq 1
+# --emit-m: a mapping MAESTRO cannot express (a tiled R or S) fails with one line and writes
+# nothing; --maestro-compatible maps only what it can, and R/S are written whole.
+run 2 map --model resnet18 --hw gamma-edge --budget 50 --emit-m "$tmp/em" --quiet &&
+  check "map emit-m unwritable: one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+  check "map emit-m unwritable: names the directive" grep -q "cannot be written for MAESTRO" "$tmp/err" &&
+  check "map emit-m unwritable: nothing written" test ! -e "$tmp/em"
+run 0 map --model resnet18 --hw gamma-edge --budget 50 --maestro-compatible --emit-m "$tmp/em" --quiet &&
+  check "map emit-m maestro-compatible" grep -q "TemporalMap(7,7) R;" "$tmp/em/resnet18_gamma.m" &&
+  check "map emit-m accelerator" grep -q "num_pes: 168" "$tmp/em/accelerator.m"
 run 2 mse --models resnet18 --algos nope && check "mse bad algo" grep -q "unknown algorithm" "$tmp/err"
 if command -v mpirun >/dev/null 2>&1; then
   "$bin" map --model resnet18 --hw gamma-edge --budget 300 --seed 3 --json "$tmp/mpi1.json" --quiet >/dev/null 2>&1
@@ -120,6 +129,38 @@ wait "$map_pid" 2>/dev/null
 check "map killed before the end" test ! -s "$tmp/killed.json"
 run 0 map --model resnet50 --hw gamma-edge --budget 10000 --seed 2 --resume "$tmp/ck.json" \
   --json "$tmp/resumed.json" --quiet && check "map kill -9 + resume == uninterrupted" cmp -s "$tmp/full.json" "$tmp/resumed.json"
+
+# attention (FLAT): the JSON contract, and bad shapes or buffers as one line with status 2.
+run 0 attention --model bert --hw flat-cloud --seq 512,1K --map-budget 200 --json - --quiet &&
+  for key in '"hw"' '"model"' '"batch"' '"results"' '"seq"' '"flat"' '"baseline"' '"latency_s"' \
+    '"energy_pj"' '"dram_bytes"' '"footprint_bytes"' '"granularity"' '"row_tile"' '"bound"' \
+    '"speedup"' '"energy_saving_pct"'; do
+    check "attention json $key" grep -q "$key" "$tmp/out"
+  done
+run 0 attention --model gpt2 --hw flat-edge --seq 1K --map-budget 200 --quiet &&
+  check "attention zoo model" grep -q "H=12 E=64 F=64" "$tmp/out"
+for bad in "--heads 0" "--seq 0" "--seq 4X" "--head-dim 1024" "--batch 0" "--objective speed"; do
+  # shellcheck disable=SC2086
+  run 2 attention --model bert $bad --quiet && check "attention $bad: one line" test "$(wc -l <"$tmp/err")" -eq 1
+done
+printf 'base: flat-edge\nl2_bytes: 1024\n' >"$tmp/tiny.yaml"
+run 2 attention --model bert --hw "$tmp/tiny.yaml" --seq 512 --quiet &&
+  check "attention tiny buffer" grep -q "buffer too small for any tile" "$tmp/err"
+
+# schedule (G#): the JSON contract on MAGMA's job table, and bad job tables, job files and
+# platforms: one line with file:line:column, exit status 2.
+run 0 schedule --job-table tests/data/magma/jobtable_batch_mix-insts0.csv --bw 1 --budget 300 --json - &&
+  check "schedule json keys" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['algo']=='gsharp' and j['evaluations']==300 and j['lower_bound_cycles']>1871853 and \
+j['makespan_cycles']>=j['lower_bound_cycles'] and len(j['cores'])==4 and 'FCFS-GREEDY' in j['heuristics'] \
+and all('start' in x and 'end' in x for c in j['cores'] for x in c['jobs'])" "$tmp/out"
+printf 'job,core,latency_cycles,req_dram_bw\n0,0,10,1\n0,1,ten,1\n' >"$tmp/jt.csv"
+run 2 schedule --job-table "$tmp/jt.csv" --bw 1 && check "schedule bad table one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+  check "schedule bad table location" grep -q "jt.csv:3:5: expected a latency" "$tmp/err"
+printf 'name,pes,dataflow\nc0,2048,kcp_ws\nc1,-4,kcp_ws\n' >"$tmp/pf.csv"
+run 2 schedule --jobs mix --platform "$tmp/pf.csv" && check "schedule bad platform location" grep -q "pf.csv:3:4: expected a PE count" "$tmp/err"
+printf '1,1,20,512,128,1,1,1,3\n1,2,20,512\n' >"$tmp/jobs.csv"
+run 2 schedule --jobs "$tmp/jobs.csv" --platform magma-s2 && check "schedule bad job file location" grep -q "jobs.csv:2:" "$tmp/err"
 
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

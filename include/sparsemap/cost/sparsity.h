@@ -59,7 +59,7 @@ double storage_ratio(const TensorSparsity& t, SparseMode mode, int word_bits);
 // Fraction of MACs whose operands are all nonzero: d_input * d_weight.
 double effectual_fraction(const SparsityOptions& s);
 
-// Parses the CLI/JSON vocabulary into `out` (DESIGN.md): --density "W=0.25,I=1.0" or
+// Parses the CLI/JSON vocabulary into `out` (docs/design.md): --density "W=0.25,I=1.0" or
 // "W=0.1:0.5" (T in W, I, O; a range keeps both ends, evaluation uses the upper end), and
 // --structure "W=nm:2:4", "W=cvse:8", "W=block:4x4", "I=dense", "W=unstructured". Several
 // entries are separated by commas. Throws InputError at `flag` naming what was expected.

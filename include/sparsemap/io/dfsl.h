@@ -13,9 +13,10 @@ namespace sparsemap::io {
 
 struct DfslLayer {
   workload::Layer layer;
-  mapping::Mapping mapping;  // empty when the file has no Dataflow block for the layer
-  SourceLocation where;      // the "Layer" keyword
-  bool clamped = false;      // some tile (or offset) exceeded its extent and was clamped
+  mapping::Mapping mapping;        // empty when the file has no Dataflow block for the layer
+  SourceLocation where;            // the "Layer" keyword
+  bool clamped = false;            // some tile (or offset) exceeded its extent and was clamped
+  std::vector<std::string> notes;  // written as `//` comment lines; never read back
   bool operator==(const DfslLayer& o) const { return layer == o.layer && mapping == o.mapping; }
 };
 
@@ -31,7 +32,8 @@ struct DfslNetwork {
 DfslNetwork parse_dfsl(const std::string& text, const std::string& file);
 DfslNetwork read_dfsl(const std::string& path);  // reads the file, then parse_dfsl
 
-// Writes DFSL that parse_dfsl reads back to an equal DfslNetwork.
+// Writes DFSL that parse_dfsl reads back to an equal DfslNetwork. Every dimension a directive
+// maps is declared, size 1 included.
 std::string write_dfsl(const DfslNetwork& net);
 
 }  // namespace sparsemap::io

@@ -1,4 +1,4 @@
-// Black-box optimisers behind one ask/tell interface (DESIGN.md, "search"). An optimiser sees
+// Black-box optimisers behind one ask/tell interface (docs/design.md, "search"). An optimiser sees
 // only genomes and fitnesses, never a layer or an accelerator.
 #pragma once
 

@@ -130,7 +130,12 @@ MapSpace::MapSpace(const workload::Layer& layer, const arch::Arch& arch,
       set(0, Dim::N, false, layer.dim(Dim::N));
       set(1, Dim::K, false, layer.dim(Dim::K));
       set(2, Dim::M, false, layer.dim(Dim::M));
-      if (k == OpKind::BatchedGemm) set(3, Dim::G, false, layer.dim(Dim::G));
+      if (k == OpKind::BatchedGemm) {
+        if (!options_.maestro_compatible)
+          set(3, Dim::G, false, layer.dim(Dim::G));
+        else if (layer.dim(Dim::G) > 1)
+          outer_.push_back(Dim::G);
+      }
       break;
     case OpKind::Fc:
       set(0, Dim::K, false, layer.dim(Dim::K));
@@ -155,6 +160,16 @@ MapSpace::MapSpace(const workload::Layer& layer, const arch::Arch& arch,
         present_.push_back(s);
         break;
       }
+  auto window = [&](int s) { return options_.maestro_compatible && (s == 4 || s == 5); };
+  for (int s : present_)
+    if (!window(s)) parallel_.push_back(s);
+  if (parallel_.empty())
+    for (int s = 0; s < kSlots; ++s)
+      if (extent_[s] > 0 && !window(s)) {
+        parallel_.push_back(s);
+        break;
+      }
+  if (parallel_.empty()) parallel_ = present_;
 }
 
 int64_t MapSpace::tile_from_gene(double g, int64_t parent) const {
@@ -199,11 +214,11 @@ MapSpace::Decoded MapSpace::decode_raw(const search::Genome& g) const {
   for (int l = 0; l < d.levels; ++l) {
     const double* b = g.data() + 1 + kBlock * l;
     // Parallel slot.
-    int par = present_[index_of(b[kParGene], present_.size())];
+    int par = parallel_[index_of(b[kParGene], parallel_.size())];
     if (l < 2 && fixed_par[l] >= 0) {
       par = fixed_par[l];
-      if (extent_[par] == 0) {  // the layer has no such dimension: first other present slot
-        for (int s : present_)
+      if (extent_[par] == 0) {  // the layer has no such dimension: first other choice
+        for (int s : parallel_)
           if (s != (l == 0 ? fixed_par[1] : d.parallel[0])) {
             par = s;
             break;
@@ -219,6 +234,7 @@ MapSpace::Decoded MapSpace::decode_raw(const search::Genome& g) const {
                        [&](int a, int c) { return b[kKeyGene + a] < b[kKeyGene + c]; });
     // Tiles, relative to the parent's.
     for (int s = 0; s < kSlots; ++s) d.tile[l][s] = tile_from_gene(b[kTileGene + s], parent[s]);
+    if (options_.maestro_compatible) d.tile[l][4] = parent[4], d.tile[l][5] = parent[5];
     // Cluster size (levels >= 1): log-uniform (or a divisor) of what is left, then no more
     // than the chunks of this level's parallel slot.
     if (l >= 1) {
@@ -281,9 +297,9 @@ search::Genome MapSpace::encode(const Decoded& d) const {
     const int src = std::min(l, levels - 1);
     // Parallel slot: its index among the present slots (else the first).
     size_t pi = 0;
-    for (size_t i = 0; i < present_.size(); ++i)
-      if (present_[i] == d.parallel[src]) pi = i;
-    b[kParGene] = gene_of_index(pi, present_.size());
+    for (size_t i = 0; i < parallel_.size(); ++i)
+      if (parallel_[i] == d.parallel[src]) pi = i;
+    b[kParGene] = gene_of_index(pi, parallel_.size());
     for (int rank = 0; rank < kSlots; ++rank)
       b[kKeyGene + d.order[src][rank]] = (rank + 0.5) / kSlots;
     if (l >= levels) continue;  // inactive levels: neutral genes
@@ -319,7 +335,7 @@ std::vector<int64_t> MapSpace::exhaustive_levels() const {
   lv[0] = constrained ? 1 : options_.max_levels;
   for (int l = 0; l < options_.max_levels; ++l) {
     const size_t b = 1 + static_cast<size_t>(kBlock * l);
-    lv[b + kParGene] = constrained && l < 2 ? 1 : static_cast<int64_t>(present_.size());
+    lv[b + kParGene] = constrained && l < 2 ? 1 : static_cast<int64_t>(parallel_.size());
     for (int s = 0; s < kSlots; ++s) {
       lv[b + kKeyGene + s] = options_.fixed_order ? 1 : kSlots;
       const int64_t e = std::max<int64_t>(1, extent_[s]);

@@ -9,7 +9,6 @@
 #include <random>
 #include <string>
 
-#include "../../io/test_reference.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/mapper/exhaustive.h"
@@ -18,6 +17,7 @@
 #include "sparsemap/error.h"
 #include "sparsemap/io/dfsl.h"
 #include "sparsemap/workload/zoo.h"
+#include "support/test_data.h"
 
 namespace sparsemap::dse::mapper {
 namespace {
@@ -300,10 +300,9 @@ TEST(ModelMapper, DensityRangeReportsRegret) {
 // total latency, each of that network's fixed kcp_ws, xp_ws and yxp_os dataflows, all under the
 // same buffer rule (totals over the layers where the fixed dataflow is feasible).
 TEST(ModelMapper, GammaBeatsMaestroFixedDataflowsOnResNet50) {
-  SPARSEMAP_REFERENCE_DIR_OR_SKIP(ref);
-  const std::string dir = ref + "/maestro/networks/";
+  SPARSEMAP_TEST_DATA(dir, "maestro/networks");
   const arch::Arch hw = arch::preset("maestro-example");
-  const io::DfslNetwork net = io::read_dfsl(dir + "Resnet50_kcp_ws.m");
+  const io::DfslNetwork net = io::read_dfsl(dir + "/Resnet50_kcp_ws.m");
   std::vector<Layer> layers;
   for (const auto& l : net.layers) layers.push_back(l.layer);
   MapperOptions o;
@@ -315,7 +314,7 @@ TEST(ModelMapper, GammaBeatsMaestroFixedDataflowsOnResNet50) {
   cost::EvalOptions eo;
   eo.enforce_buffers = true;
   for (const std::string df : {"kcp_ws", "xp_ws", "yxp_os"}) {
-    const io::DfslNetwork fixed = io::read_dfsl(dir + "Resnet50_" + df + ".m");
+    const io::DfslNetwork fixed = io::read_dfsl(dir + "/Resnet50_" + df + ".m");
     ASSERT_EQ(fixed.layers.size(), layers.size());
     int64_t fixed_total = 0, gamma_total = 0;
     int ok = 0;

@@ -153,6 +153,7 @@ json fingerprint(const std::vector<const workload::Layer*>& layers, const arch::
           {"levels", o.space.max_levels},
           {"divisors_only", o.space.divisors_only},
           {"fixed_order", o.space.fixed_order},
+          {"maestro_compatible", o.space.maestro_compatible},
           {"constraint", constraint_name(o.space.constraint)},
           {"sparsity", sp},
           {"worst_case", o.worst_case},

@@ -117,7 +117,10 @@ TEST_F(IdxTest, ErrorsNameTheProblem) {
 
 TEST(FashionMnist, ThePackagesFiles) {
   struct stat st {};
-  if (::stat(kFashionMnistDir, &st) != 0) GTEST_SKIP() << "dataset-fashion-mnist missing";
+  if (::stat(kFashionMnistDir, &st) != 0)
+    FAIL() << kFashionMnistDir
+           << " missing: install Debian's dataset-fashion-mnist (scripts/bootstrap-deps.sh, which "
+              "make test runs)";
   const FashionMnist d = load_fashion_mnist(kFashionMnistDir, 0, 0);
   EXPECT_EQ(d.train.count, 60000);
   EXPECT_EQ(d.test.count, 10000);

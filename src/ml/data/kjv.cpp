@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "sparsemap/error.h"
+#include "sparsemap/io/subprocess.h"
 
 namespace sparsemap::ml::data {
 
@@ -83,17 +84,10 @@ KjvText split_kjv(const std::vector<KjvBook>& books, double valid_fraction) {
 }
 
 std::string read_kjv_raw(const std::string& program) {
-  std::string command = kKjvCommand;
-  command.replace(0, 5, program);
-  command += " 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) throw InputError({"<bible>", 0, 0}, kMissing);
-  std::string out;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
-  const int status = pclose(pipe);
-  if (status != 0 || out.empty()) throw InputError({"<bible>", 0, 0}, kMissing);
-  return out;
+  const io::ProcessResult r =
+      io::run_program({program, "-f", kKjvRange}, "", /*capture_stdout=*/true);
+  if (r.exit_status != 0 || r.out.empty()) throw InputError({"<bible>", 0, 0}, kMissing);
+  return r.out;
 }
 
 KjvText load_kjv(double valid_fraction) {

@@ -2,7 +2,6 @@
 #include "sparsemap/ml/nongemm/report.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "sparsemap/error.h"
+#include "sparsemap/io/gnuplot.h"
 
 namespace sparsemap::ml::nongemm {
 namespace {
@@ -308,26 +308,10 @@ nlohmann::json chrome_trace(const Profile& p) {
 
 namespace {
 
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return false;
-  std::stringstream ss(path);
-  std::string dir;
-  while (std::getline(ss, dir, ':'))
-    if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-  return false;
-}
-
 // One colour per group, in all_groups() order (gemm first).
 const std::vector<std::string> kColours = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
                                            "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
                                            "#ccb974", "#64b5cd", "#2f4f4f", "#000000"};
-
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 }  // namespace
 
@@ -341,10 +325,8 @@ void check_plot_path(const std::string& plot_path) {
 
 void write_group_plot(const std::vector<Profile>& profiles, const std::vector<double>& speedups,
                       const std::string& plot_path) {
-  const SourceLocation where{"<flag --plot>", 0, 0};
   check_plot_path(plot_path);
   const size_t dot = plot_path.find_last_of('.');
-  const std::string ext = plot_path.substr(dot + 1);
   const std::string stem = plot_path.substr(0, dot);
   const std::string csv = stem + ".csv", script = stem + ".gp";
   {
@@ -363,27 +345,20 @@ void write_group_plot(const std::vector<Profile>& profiles, const std::vector<do
       }
     if (!out) throw InputError({csv, 0, 0}, "cannot write the plot data");
   }
-  {
-    std::ofstream out(script);
-    out << "set terminal " << (ext == "png" ? "pngcairo size 1400,700" : "svg size 1400,700")
-        << "\nset output " << quoted(plot_path) << "\n"
-        << "set datafile separator ','\nset style data histograms\n"
-        << "set style histogram rowstacked\nset style fill solid 0.9 border -1\n"
-        << "set boxwidth 0.75\nset key outside right\nset yrange [0:100]\n"
-        << "set ylabel 'share of operator time (%)'\nset xtics rotate by -45 noenhanced\n"
-        << "set title 'GEMM vs NonGEMM operator time (sparsemap nongemm)' noenhanced\n"
-        << "plot " << quoted(csv) << " using 2:xtic(1) title 'gemm' lc rgb '" << kColours[0] << "'";
-    for (size_t i = 0; i < nongemm_groups().size(); ++i)
-      out << ", '' using " << i + 3 << " title '" << nongemm_groups()[i] << "' lc rgb '"
-          << kColours[(i + 1) % kColours.size()] << "'";
-    out << "\n";
-    if (!out) throw InputError({script, 0, 0}, "cannot write the gnuplot script");
-  }
-  if (!on_path("gnuplot"))
-    throw InputError(where, "gnuplot is not on PATH (Debian: gnuplot-nox); the data is in " + csv);
-  const std::string cmd = "gnuplot " + quoted(script) + " 2>&1";
-  if (std::system(cmd.c_str()) != 0)
-    throw InputError(where, "gnuplot failed on " + script + "; the data is in " + csv);
+  std::ostringstream out;
+  out << io::gnuplot_header(plot_path, 1400, 700)
+      << "set datafile separator ','\nset style data histograms\n"
+      << "set style histogram rowstacked\nset style fill solid 0.9 border -1\n"
+      << "set boxwidth 0.75\nset key outside right\nset yrange [0:100]\n"
+      << "set ylabel 'share of operator time (%)'\nset xtics rotate by -45 noenhanced\n"
+      << "set title 'GEMM vs NonGEMM operator time (sparsemap nongemm)' noenhanced\n"
+      << "plot " << io::gnuplot_quote(csv) << " using 2:xtic(1) title 'gemm' lc rgb '"
+      << kColours[0] << "'";
+  for (size_t i = 0; i < nongemm_groups().size(); ++i)
+    out << ", '' using " << i + 3 << " title " << io::gnuplot_quote(nongemm_groups()[i])
+        << " lc rgb '" << kColours[(i + 1) % kColours.size()] << "'";
+  out << "\n";
+  io::render_gnuplot(out.str(), script, csv);
 }
 
 }  // namespace sparsemap::ml::nongemm

@@ -97,7 +97,10 @@ TEST(Train, BadOptionsAreInputErrors) {
 
 TEST(Train, FashionMnistSmoke) {
   struct stat st {};
-  if (::stat(data::kFashionMnistDir, &st) != 0) GTEST_SKIP() << "dataset-fashion-mnist missing";
+  if (::stat(data::kFashionMnistDir, &st) != 0)
+    FAIL() << data::kFashionMnistDir
+           << " missing: install Debian's dataset-fashion-mnist (scripts/bootstrap-deps.sh, which "
+              "make test runs)";
   TrainOptions o = tiny("magnitude");
   o.data.name = "fashion-mnist";
   o.epochs = 1;

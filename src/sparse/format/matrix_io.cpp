@@ -12,20 +12,20 @@
 #include <vector>
 
 #include "sparsemap/error.h"
+#include "sparsemap/io/util.h"
 
 namespace sparsemap::sparse {
 
 namespace {
 
 constexpr int64_t kMaxElems = int64_t{1} << 31;  // refuse larger dense matrices
+// A side longer than 2^24 (16.7M) would make CSR's row pointers alone 64 MiB or more from a
+// three-line file; DNN weight matrices are far smaller.
+constexpr int64_t kMaxSide = int64_t{1} << 24;
+// The most values a dense matrix read from a sparse file may hold: 2^26 floats (256 MiB).
+constexpr int64_t kMaxDenseFromSparse = int64_t{1} << 26;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot open the file");
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
+using io::read_file;
 
 void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -106,14 +106,17 @@ MtxData parse_mtx_data(const std::string& text, const std::string& name) {
       (!d.array && !parse_i64(w[2], nnz)))
     throw fail(d.array ? "expected the size line 'rows cols'"
                        : "expected the size line 'rows cols entries'");
-  if (d.rows > std::numeric_limits<int32_t>::max() || d.cols > std::numeric_limits<int32_t>::max())
-    throw fail("sizes must be < 2^31");
-  if (d.array && d.rows * d.cols > kMaxElems)
-    throw fail("the matrix is too large (> 2^31 entries)");
+  if (d.rows > kMaxSide || d.cols > kMaxSide)
+    throw fail("sizes must be at most 2^24 (16,777,216) rows and columns");
   const int64_t want = d.array ? d.rows * d.cols : nnz;
   if (!d.array && (nnz > d.rows * d.cols || nnz > kMaxElems))
     throw fail("more entries than the matrix has places");
-  if (d.array) d.dense.assign(static_cast<size_t>(d.rows * d.cols), 0.0f);
+  // Never trust a declared size: each value takes at least two bytes ("0\n") of what is left.
+  const int64_t room = (static_cast<int64_t>(text.size()) - static_cast<int64_t>(in.tellg())) / 2;
+  if (want > room)
+    throw fail("the header declares " + std::to_string(want) +
+               " values but the rest of the file has room for at most " + std::to_string(room));
+  if (d.array) d.dense.assign(static_cast<size_t>(want), 0.0f);
   const bool pattern = field == "pattern";
   int64_t got = 0;
   while (got < want && std::getline(in, line)) {
@@ -194,7 +197,9 @@ DenseMatrix read_mtx_dense(const std::string& path) {
     m.values = std::move(d.dense);
     return m;
   }
-  if (d.rows * d.cols > kMaxElems) throw InputError({path, 0, 0}, "too large to hold dense");
+  if (d.rows * d.cols > kMaxDenseFromSparse)
+    throw InputError({path, 0, 0}, std::to_string(d.rows) + " x " + std::to_string(d.cols) +
+                                       " is too large to hold dense (at most 2^26 values)");
   return to_dense(to_csr(std::move(d), path));
 }
 

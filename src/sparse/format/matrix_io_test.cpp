@@ -78,6 +78,52 @@ TEST(MatrixMarket, MalformedInputThrowsWithLine) {
   EXPECT_THROW(read_mtx("/nonexistent/file.mtx"), InputError);
 }
 
+// Header sizes are never trusted: every one of these is refused before anything the size asks
+// for is allocated (each used to take gigabytes).
+TEST(MatrixMarket, DeclaredSizesAreBoundedBeforeAllocation) {
+  auto message = [](const std::string& text, bool dense) {
+    const std::string p = temp_path("bounded.mtx");
+    std::ofstream(p) << text;
+    std::string what;
+    try {
+      if (dense)
+        read_mtx_dense(p);
+      else
+        read_mtx(p);
+    } catch (const InputError& e) {
+      what = e.what();
+    }
+    std::remove(p.c_str());
+    return what;
+  };
+  EXPECT_NE(message("%%MatrixMarket matrix array real general\n30000 30000\n1\n", false)
+                .find("declares 900000000 values but the rest of the file has room for at most 1"),
+            std::string::npos);
+  EXPECT_NE(message("%%MatrixMarket matrix coordinate real general\n30000 30000 1\n1 1 2\n", true)
+                .find("30000 x 30000 is too large to hold dense (at most 2^26 values)"),
+            std::string::npos);
+  EXPECT_NE(message("%%MatrixMarket matrix coordinate real general\n100000000 4 1\n1 1 2\n", false)
+                .find(":2: sizes must be at most 2^24"),
+            std::string::npos);
+  EXPECT_NE(message("%%MatrixMarket matrix coordinate real general\n4 4 9\n1 1 2\n", false)
+                .find("declares 9 values but the rest of the file has room for at most 3"),
+            std::string::npos);
+  // A sparse 30000 x 30000 matrix with one entry is fine as CSR.
+  EXPECT_EQ(message("%%MatrixMarket matrix coordinate real general\n30000 30000 1\n1 1 2\n", false),
+            "");
+}
+
+TEST(MatrixMarket, EndlessDeviceIsRefusedWithinTheInputLimit) {
+  if (!std::ifstream("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  try {
+    read_mtx("/dev/zero");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/zero: more than 256 MiB"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Npy, RoundTripAndVariants) {
   const DenseMatrix d = sample();
   const std::string p = temp_path("a.npy");

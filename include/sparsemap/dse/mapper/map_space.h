@@ -49,12 +49,18 @@ struct MapSpaceOptions {
   bool divisors_only = false;  // tiles only divide their parent's extent (even mappings)
   Constraint constraint = Constraint::None;
   bool fixed_order = false;  // every level keeps the slot order K, C, Y', X', R, S (keys ignored)
+  // Only mappings MAESTRO's parser accepts as written (what --emit-m writes): R and S are
+  // untiled at every level (tile = the full filter, whatever the tile genes say) and never the
+  // parallel slot unless a constraint class fixes it; a batched GEMM's G leaves slot 3 and is
+  // walked outermost one batch at a time, like N (it is written as one GEMM per batch).
+  bool maestro_compatible = false;
 };
 
 // The genome of one layer's map space (dims() genes, each in [0, 1)):
 //   gene 0                    level count: 1 + floor(g * L) active levels (growth/aging)
 //   then per level l < L, a block of kBlock genes:
-//     +0          parallel (spatial) slot: the floor(g * A)-th of the layer's A present slots
+//     +0          parallel (spatial) slot: the floor(g * A)-th of the layer's A
+//                 parallel_choices() (its present slots)
 //     +1 .. +6    loop-order keys of the six slots (random keys: ascending key = outer loop)
 //     +7 .. +12   tile of each slot, relative to its parent extent E (level 0: the dimension,
 //                 Y'/X' the output size; level l: level l-1's tile):
@@ -78,6 +84,9 @@ class MapSpace {
   int64_t extent(int slot) const { return extent_[slot]; }
   // Slots with extent > 1 (at least one slot is listed, slot 0 for a 1x1 problem).
   const std::vector<int>& present() const { return present_; }
+  // The slots the parallel gene chooses among: present(), less R and S when
+  // maestro_compatible (a slot with a dimension is kept if nothing else is left).
+  const std::vector<int>& parallel_choices() const { return parallel_; }
 
   // A decoded genome, before it is written as directives.
   struct Decoded {
@@ -114,6 +123,7 @@ class MapSpace {
   std::array<mapping::Directive, kSlots> proto_{};  // dimension and primed flag per slot
   std::array<int64_t, kSlots> extent_{};
   std::vector<int> present_;
+  std::vector<int> parallel_;
   std::vector<workload::Dim> outer_;  // batch-like dimensions walked outermost
 };
 

@@ -10,8 +10,9 @@
 
 namespace sparsemap::ml::data {
 
-// The command that prints the whole text (about 4.4 MB, 66 books, 31,102 verses).
-inline constexpr const char* kKjvCommand = "bible -f \"Genesis 1:1-Revelation 22:21\"";
+// The verse range that `bible -f RANGE` prints as the whole text (about 4.4 MB, 66 books,
+// 31,102 verses).
+inline constexpr const char* kKjvRange = "Genesis 1:1-Revelation 22:21";
 
 struct KjvBook {
   std::string name;  // the abbreviation of its references ("Ge", "1Sm", "Rev")

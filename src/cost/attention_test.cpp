@@ -1,0 +1,354 @@
+// The attention cost model against FLAT's and FuseMax's reference rows (tests/data/flat/, see
+// its PROVENANCE.md) and hand-worked cases.
+#include "sparsemap/cost/attention.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sparsemap/arch/presets.h"
+#include "sparsemap/error.h"
+
+namespace sparsemap::cost {
+namespace {
+
+using Row = std::map<std::string, std::string>;
+
+std::vector<Row> read_csv(const std::string& name) {
+  const std::string path = std::string(SPARSEMAP_SOURCE_DIR) + "/tests/data/flat/" + name;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path;
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  {
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) header.push_back(cell);
+  }
+  std::vector<Row> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::stringstream ss(line);
+    std::string cell;
+    Row r;
+    for (size_t i = 0; std::getline(ss, cell, ','); ++i)
+      if (i < header.size()) r[header[i]] = cell;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+int64_t seq_of(const std::string& s) {
+  if (s.back() == 'K') return std::stoll(s.substr(0, s.size() - 1)) * 1024;
+  if (s.back() == 'M') return std::stoll(s.substr(0, s.size() - 1)) * 1024 * 1024;
+  return std::stoll(s);
+}
+
+AttentionHw hw_of(const std::string& platform) {
+  return attention_hw(arch::preset(platform == "cloud" ? "flat-cloud" : "flat-edge"));
+}
+
+AttentionShape shape_of(const Row& r) {
+  AttentionShape s;
+  s.batch = std::stoll(r.at("B"));
+  s.heads = std::stoll(r.at("H"));
+  s.queries = std::stoll(r.at("P"));
+  s.keys = std::stoll(r.at("M"));
+  s.e = std::stoll(r.at("E"));
+  s.f = std::stoll(r.at("F"));
+  s.d_model = std::stoll(r.at("D"));
+  s.ffn = std::stoll(r.at("S"));
+  return s;
+}
+
+Stationarity stat_of(const std::string& s) {
+  return s == "output" ? Stationarity::Output
+                       : (s == "weight" ? Stationarity::Weight : Stationarity::Input);
+}
+
+FlatConfig config_of(const Row& r) {
+  FlatConfig c;
+  c.granularity = r.at("fusion_granularity") == "row" ? Granularity::Row : Granularity::Head;
+  c.row_tile = std::stoll(r.at("P1"));
+  const char* locs[kNumAttnTensors] = {"Q_loc", "K_loc", "QK_loc", "A_loc", "V_loc", "AV_loc"};
+  for (int t = 0; t < kNumAttnTensors; ++t) c.on_chip[t] = r.at(locs[t]) == "onchip";
+  c.qk = stat_of(r.at("QK_stationarity"));
+  c.av = stat_of(r.at("AV_stationarity"));
+  return c;
+}
+
+double rel(double a, double b) { return std::fabs(a - b) / std::fabs(b); }
+
+TEST(AttentionHw, FromFlatPresets) {
+  const AttentionHw cloud = hw_of("cloud");
+  EXPECT_EQ(cloud.pe_rows, 256);
+  EXPECT_EQ(cloud.pe_cols, 256);
+  EXPECT_EQ(cloud.buffer_bytes, 32 * 1024 * 1024);
+  EXPECT_NEAR(cloud.dram_bytes_per_s, 400.0 * (1ull << 30), 1e-3);
+  EXPECT_DOUBLE_EQ(cloud.clock_hz, 940e6);
+  EXPECT_EQ(cloud.softmax_lanes, 256);
+  EXPECT_DOUBLE_EQ(cloud.dram_pj_per_byte, 31.2);
+  const AttentionHw edge = hw_of("edge");
+  EXPECT_EQ(edge.pd(), 32);
+  EXPECT_EQ(edge.buffer_bytes, 512 * 1024);
+  EXPECT_NEAR(edge.dram_bytes_per_s, 50.0 * (1ull << 30), 1e-4);
+}
+
+// ideal_latency = B H N^2 (E + F) / (Pd^2 f) on all 96 rows.
+TEST(AttentionReference, IdealLatencyAll96Rows) {
+  const auto rows = read_csv("flat_validation.csv");
+  ASSERT_EQ(rows.size(), 96u);
+  for (const auto& r : rows) {
+    const AttentionCost c =
+        evaluate_flat(shape_of(r), hw_of(r.at("platform")), config_of(r), FlatOptions{false});
+    EXPECT_LT(rel(c.ideal_s, std::stod(r.at("ideal_latency"))), 1e-12)
+        << r.at("platform") << " " << r.at("models") << " " << r.at("seq_len");
+  }
+}
+
+// actual_latency = max(t_gemm_eff, mem_traffic / BW) with the recorded traffic, all 96 rows.
+TEST(AttentionReference, ActualLatencyRuleAll96Rows) {
+  double worst = 0;
+  for (const auto& r : read_csv("flat_validation.csv")) {
+    const AttentionHw hw = hw_of(r.at("platform"));
+    const double t = std::max(flat_gemm_seconds(shape_of(r), hw),
+                              std::stod(r.at("mem_traffic")) / hw.dram_bytes_per_s);
+    worst = std::max(worst, rel(t, std::stod(r.at("actual_latency"))));
+  }
+  EXPECT_LT(worst, 0.0055);  // 0.53% measured (the recorded latency carries its own rounding)
+}
+
+// FLAT's configured DRAM traffic (QK and AV Einsums, softmax not counted) and actual latency,
+// with the configuration each row records. Latency within 1% on all 96 rows; traffic within
+// 1% on 84: not on the two XLM cloud spill rows at 4K and 16K (their footprint overhead
+// grows with (R - Pd) in the data only when E = 128: unexplained), nor on the 10 edge rows at
+// 1K .. 4K (BERT, TrXL, T5) and XLM at 2K, where the data counts more traffic for spilled
+// on-chip tensors than the rules (Timeloop's buffer-access counts; ours are 8% to 35% lower).
+// docs/flat.md lists them.
+bool traffic_unexplained(const Row& r) {
+  const std::string& p = r.at("platform");
+  const std::string& m = r.at("models");
+  const std::string& n = r.at("seq_len");
+  if (p == "cloud") return m == "XLM" && (n == "4K" || n == "16K");
+  if (m == "XLM") return n == "2K";
+  return n == "1K" || n == "2K" || n == "4K";
+}
+
+TEST(AttentionReference, ConfiguredTrafficAndLatency) {
+  int traffic_rows = 0, latency_rows = 0;
+  double worst_traffic = 0, worst_latency = 0;
+  for (const auto& r : read_csv("flat_validation.csv")) {
+    const AttentionCost c =
+        evaluate_flat(shape_of(r), hw_of(r.at("platform")), config_of(r), FlatOptions{false});
+    const std::string id = r.at("platform") + " " + r.at("models") + " " + r.at("seq_len");
+    const double el = rel(c.latency_s, std::stod(r.at("actual_latency")));
+    EXPECT_LT(el, 0.01) << id;
+    worst_latency = std::max(worst_latency, el);
+    ++latency_rows;
+    if (traffic_unexplained(r)) {
+      std::printf("  not reproduced: %s traffic %+.1f%%\n", id.c_str(),
+                  100 * (c.dram_bytes / std::stod(r.at("mem_traffic")) - 1));
+      continue;
+    }
+    const double et = rel(c.dram_bytes, std::stod(r.at("mem_traffic")));
+    EXPECT_LT(et, 0.01) << id;
+    worst_traffic = std::max(worst_traffic, et);
+    if (r.at("models") != "XLM") {  // XLM's spilled fractions carry the unexplained overhead
+      EXPECT_NEAR(c.spilled_fraction, std::stod(r.at("proportion_spilled")), 1e-5) << id;
+    }
+    ++traffic_rows;
+  }
+  EXPECT_EQ(latency_rows, 96);
+  EXPECT_EQ(traffic_rows, 84);
+  std::printf("worst relative error: latency %.4f%% (%d rows), traffic %.4f%% (%d rows)\n",
+              100 * worst_latency, latency_rows, 100 * worst_traffic, traffic_rows);
+}
+
+// Hand-worked: cloud BERT at 512 (head granularity, Q/K/V/AV bypass, logits on chip,
+// output-stationary both): per (b, h) Q and K are re-read per 256-key / 256-row block
+// (N/Pd = 2 times each), V likewise, AV written once:
+//   2 * 512*64 + 2 * 512*64 + 2 * 512*64 + 512*64 = 7 * 32768 elements = 7 Q-volumes.
+TEST(AttentionFlat, HandWorkedCloudHead512) {
+  AttentionShape s{64, 12, 512, 512, 64, 64, 768, 3072};
+  FlatConfig c;
+  c.granularity = Granularity::Head;
+  c.on_chip[kL] = c.on_chip[kA] = true;
+  const AttentionCost r = evaluate_flat(s, hw_of("cloud"), c, FlatOptions{false});
+  EXPECT_DOUBLE_EQ(r.dram_bytes, 2.0 * 64 * 12 * 7 * 512 * 64);
+  EXPECT_DOUBLE_EQ(r.footprint_bytes, 2.0 * 512 * 512 + 4.0 * 2 * 256 * 128);
+  EXPECT_EQ(r.spilled_fraction, 0.0);
+  EXPECT_EQ(r.bound, Bound::Compute);
+}
+
+// Spill, hand-worked on a tiny accelerator: Pd = 4, S = 4096 B, w = 2, one head, N = M = 64,
+// E = F = 8, head granularity with both logit tensors on chip.
+//   footprint = 2 * 64 * 64 + 4 * 2 * 4 * 16 = 8192 + 512 = 8704 B
+//   ps = 1 - 4096 / 8704 = 0.529411...
+//   base traffic (elements): Q 16*64*8, K 16*64*8, V 16*64*8, AV 64*8 = 25088
+//   spill (elements): ps * 2 * (1 + min(8, 4) / (2 * 4)) * 64 * 64 = ps * 12288
+TEST(AttentionFlat, HandWorkedSpill) {
+  AttentionHw hw;
+  hw.pe_rows = hw.pe_cols = 4;
+  hw.buffer_bytes = 4096;
+  hw.word_bytes = 2;
+  hw.softmax_lanes = 4;
+  AttentionShape s{1, 1, 64, 64, 8, 8, 0, 0};
+  FlatConfig c;
+  c.granularity = Granularity::Head;
+  c.on_chip[kL] = c.on_chip[kA] = true;
+  const AttentionCost r = evaluate_flat(s, hw, c, FlatOptions{false});
+  EXPECT_DOUBLE_EQ(r.footprint_bytes, 8704.0);
+  const double ps = 1.0 - 4096.0 / 8704.0;
+  EXPECT_DOUBLE_EQ(r.spilled_fraction, ps);
+  EXPECT_DOUBLE_EQ(r.spill_dram_bytes, 2.0 * ps * 12288.0);
+  EXPECT_DOUBLE_EQ(r.dram_bytes, 2.0 * (25088.0 + ps * 12288.0));
+  EXPECT_DOUBLE_EQ(r.stage_dram_bytes[0] + r.stage_dram_bytes[1] + r.stage_dram_bytes[2],
+                   r.dram_bytes);
+  EXPECT_DOUBLE_EQ(r.dram_bytes_by_tensor[kL], 2.0 * ps * 6144.0);  // half the logit spill
+  // Row tiles of 16 rows fit: 2*16*64 + 512 = 2560 B <= 4096, no spill; K and V (bypassing)
+  // are re-read per 4-row array pass as before, so only the spill term goes away.
+  c.granularity = Granularity::Row;
+  c.row_tile = 16;
+  const AttentionCost row = evaluate_flat(s, hw, c, FlatOptions{false});
+  EXPECT_DOUBLE_EQ(row.footprint_bytes, 2560.0);
+  EXPECT_EQ(row.spilled_fraction, 0.0);
+  EXPECT_DOUBLE_EQ(row.dram_bytes, 2.0 * 25088.0);
+  // Batch granularity fuses all heads: with H = 2 the logit tile doubles.
+  s.heads = 2;
+  c.granularity = Granularity::Batch;
+  EXPECT_DOUBLE_EQ(evaluate_flat(s, hw, c, FlatOptions{false}).footprint_bytes,
+                   2.0 * 2 * 64 * 64 + 512);
+  // Resident K that does not fit is re-read for the spilled part per array pass of rows.
+  s.heads = 1;
+  c.granularity = Granularity::Head;
+  c.on_chip[kK] = true;
+  const AttentionCost k = evaluate_flat(s, hw, c, FlatOptions{false});
+  EXPECT_DOUBLE_EQ(k.footprint_bytes, 8704.0 + 2 * 64 * 8);
+  const double psk = 1.0 - 4096.0 / k.footprint_bytes;
+  EXPECT_DOUBLE_EQ(k.dram_bytes, 2.0 * (25088.0 - 15 * 512 + psk * (12288.0 + 15 * 512)));
+}
+
+AttentionShape attn_shape(const std::string& model, int64_t n) {
+  for (const auto& w : read_csv("workloads.csv"))
+    if (w.at("model") == model)
+      return {64,
+              std::stoll(w.at("heads")),
+              n,
+              n,
+              std::stoll(w.at("E_qk_head_dim")),
+              std::stoll(w.at("F_v_head_dim")),
+              std::stoll(w.at("d_model")),
+              std::stoll(w.at("S_ffn_dim"))};
+  ADD_FAILURE() << model;
+  return {};
+}
+
+// FuseMax's attn-flat latency: FLAT's cloud configuration plus the 256-lane softmax unit;
+// softmax-bound, 4 B H N^2 / (256 f), exact up to 64K.
+TEST(AttentionReference, AttnFlatLatencySoftmaxBound) {
+  const auto val = read_csv("flat_validation.csv");
+  int checked = 0;
+  for (const auto& r : read_csv("attn-flat.csv")) {
+    const int64_t n = seq_of(r.at("seq_len"));
+    if (n > 65536) continue;
+    const Row* cfg = nullptr;
+    for (const auto& v : val)
+      if (v.at("platform") == "cloud" && v.at("models") == r.at("model") &&
+          v.at("seq_len") == r.at("seq_len"))
+        cfg = &v;
+    ASSERT_NE(cfg, nullptr);
+    const AttentionCost c =
+        evaluate_flat(attn_shape(r.at("model"), n), hw_of("cloud"), config_of(*cfg));
+    EXPECT_LT(rel(c.latency_s, std::stod(r.at("latency"))), 1e-12) << r.at("model") << n;
+    EXPECT_EQ(c.bound, Bound::Softmax);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 16);
+}
+
+// FuseMax's unfused baseline traffic: w B H [4 N^2 + 2 N (E + F)], exact up to 64K.
+TEST(AttentionReference, UnfusedTrafficExactTo64K) {
+  int checked = 0;
+  for (const auto& r : read_csv("attn-unfused.csv")) {
+    const int64_t n = seq_of(r.at("seq_len"));
+    const AttentionCost c = evaluate_unfused(attn_shape(r.at("model"), n), hw_of("cloud"));
+    const double want = std::stod(r.at("traffic"));
+    EXPECT_DOUBLE_EQ(c.stage_dram_bytes[0] + c.stage_dram_bytes[1] + c.stage_dram_bytes[2],
+                     c.dram_bytes);
+    if (n <= 65536) {
+      EXPECT_EQ(c.dram_bytes, want) << r.at("model") << n;
+      ++checked;
+    } else {
+      EXPECT_LT(rel(c.dram_bytes, want), 0.004) << r.at("model") << n;
+    }
+  }
+  EXPECT_EQ(checked, 16);
+}
+
+// Up to 64K tokens on cloud, FLAT at row granularity (R = 128) keeps its working set in the
+// 32 MiB buffer, while the unfused baseline's logits (w B H N^2) do not fit.
+TEST(AttentionFlat, CloudStaysOnChipTo64KWhereBaselineSpills) {
+  for (const char* model : {"BERT", "TrXL", "T5", "XLM"}) {
+    const AttentionShape s = attn_shape(model, 65536);
+    FlatConfig c;
+    c.granularity = Granularity::Row;
+    c.row_tile = 128;
+    c.on_chip[kL] = c.on_chip[kA] = true;
+    const AttentionCost f = evaluate_flat(s, hw_of("cloud"), c);
+    EXPECT_LE(f.footprint_bytes, 32.0 * 1024 * 1024) << model;
+    EXPECT_EQ(f.spilled_fraction, 0.0) << model;
+    EXPECT_EQ(f.spill_dram_bytes, 0.0) << model;
+    const AttentionCost b = evaluate_unfused(s, hw_of("cloud"));
+    EXPECT_GT(b.footprint_bytes, 32.0 * 1024 * 1024) << model;
+    EXPECT_GT(b.spilled_fraction, 0.99) << model;
+    EXPECT_LT(f.dram_bytes, b.dram_bytes) << model;
+    // Softmax-bound: staying within the buffer costs nothing; FuseMax's attn-flat latency.
+    EXPECT_EQ(f.bound, Bound::Softmax) << model;
+    EXPECT_DOUBLE_EQ(f.latency_s, 4.0 * 64 * s.heads * 65536.0 * 65536.0 / (256 * 940e6));
+  }
+}
+
+TEST(AttentionInput, BadShapesAndBuffers) {
+  const AttentionHw hw = hw_of("edge");
+  AttentionShape ok{1, 12, 512, 512, 64, 64, 768, 0};
+  EXPECT_NO_THROW(validate_attention(ok, hw));
+  auto bad = ok;
+  bad.heads = 0;
+  EXPECT_THROW(validate_attention(bad, hw), InputError);
+  bad = ok;
+  bad.queries = 0;
+  EXPECT_THROW(validate_attention(bad, hw), InputError);
+  bad = ok;
+  bad.e = 1024;
+  try {
+    validate_attention(bad, hw);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("larger than the model dimension"), std::string::npos);
+  }
+  AttentionHw tiny = hw;
+  tiny.buffer_bytes = 1024;
+  try {
+    validate_attention(ok, tiny);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("buffer too small for any tile"), std::string::npos);
+  }
+  arch::Arch a = arch::preset("flat-edge");
+  a.array_shape = {};
+  a.num_pes = 1000;
+  EXPECT_THROW(attention_hw(a), InputError);
+  FlatConfig c;
+  c.granularity = Granularity::Row;
+  c.row_tile = 0;
+  EXPECT_FALSE(evaluate_flat(ok, hw, c).feasible);
+}
+
+}  // namespace
+}  // namespace sparsemap::cost
