@@ -14,6 +14,7 @@
 #include "sparsemap/dse/hwalloc/methods.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/confuciux_csv.h"
+#include "sparsemap/io/gnuplot.h"
 #include "sparsemap/search/driver.h"
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/hwalloc/policy.h"
@@ -122,7 +123,29 @@ std::string rng_text(const hw::Rng& r) {
   return s.str();
 }
 
+// Convergence: best objective so far against cost-model calls, as a step line.
+void write_plot(const std::string& plot, const std::string& title, const hw::Tracker& t,
+                int64_t budget, bool energy) {
+  const std::string data = plot + ".csv";
+  std::ofstream d(data);
+  d << "calls,best\n";
+  for (const auto& [c, v] : t.convergence) d << c << "," << v << "\n";
+  if (!t.convergence.empty()) d << budget << "," << t.convergence.back().second << "\n";
+  d.close();
+  if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
+  std::ostringstream gp;
+  gp << io::gnuplot_header(plot) << "set datafile separator ','\n"
+     << "set title " << io::gnuplot_quote("hwalloc " + title + ": best design so far")
+     << " noenhanced\nset xlabel 'cost-model calls (distinct states)'\nset ylabel "
+     << (energy ? "'energy (nJ)'" : "'latency (cycles)'") << "\nset logscale y\nset grid\n"
+     << "plot " << io::gnuplot_quote(data)
+     << " every ::1 using 1:2 with steps lw 2 title 'best so far'\n";
+  io::render_gnuplot(gp.str(), plot + ".gp", data);
+}
+
 void run_hwalloc(const HwallocArgs& a) {
+  if (!a.plot.empty() && !io::is_plot_path(a.plot))
+    throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file, got '" + a.plot + "'");
   const double fraction = a.fraction >= 0 ? a.fraction : hw::platform_fraction(a.platform);
   hw::ProblemOptions po;
   po.dataflow = a.dataflow;
@@ -336,9 +359,8 @@ void run_hwalloc(const HwallocArgs& a) {
   }
   if (!a.json.empty()) write_json(out, a.json);
   if (!a.plot.empty())
-    throw InputError({"<flag --plot>", 0, 0},
-                     "plots need the shared gnuplot helper (not merged in this build); the "
-                     "convergence is in the JSON");
+    write_plot(a.plot, model.name + " / " + a.method + " / " + a.dataflow, st.tracker, a.budget,
+               energy);
 }
 
 }  // namespace
