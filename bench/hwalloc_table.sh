@@ -22,7 +22,7 @@ export OMP_NUM_THREADS=1
 for m in $MODELS; do for c in $CONSTRAINTS; do for meth in $METHODS; do for s in $SEEDS; do
   f="$OUT/${m}_${c}_${meth}_s${s}.json"
   [ -s "$f" ] && continue  # already measured: the script resumes where it stopped
-  nice -n 19 "$BUILD/sparsemap" hwalloc --model "$m" --dataflow "$DATAFLOW" --platform "$PLATFORM" \
+  nice -n "${NICE:-19}" "$BUILD/sparsemap" hwalloc --model "$m" --dataflow "$DATAFLOW" --platform "$PLATFORM" \
     --constraint "$c" --method "$meth" --budget "$BUDGET" --seed "$s" --quiet --json "$f.tmp" \
     > /dev/null && mv "$f.tmp" "$f"
 done; done; done; done

@@ -37,6 +37,9 @@ json Tracker::to_json() const {
     json d = json::array();
     for (const LayerChoice& c : best) d.push_back({c.pes, c.k_tile, int(c.dataflow)});
     j["best"] = d;
+    const DesignCost& c = best_cost;
+    j["best_cost"] = {c.ok,       c.latency_cycles, c.energy_nj,  c.area,
+                      c.power_mw, c.objective,      c.constraint, c.feasible};
   }
   return j;
 }
@@ -50,9 +53,19 @@ void Tracker::from_json(const json& j) {
   for (const auto& p : j.at("convergence"))
     convergence.emplace_back(p[0].get<int64_t>(), p[1].get<double>());
   best.clear();
-  if (has_best)
+  if (has_best) {
     for (const auto& c : j.at("best"))
       best.push_back({c[0].get<int64_t>(), c[1].get<int64_t>(), Dataflow(c[2].get<int>())});
+    const auto& b = j.at("best_cost");
+    best_cost.ok = b[0].get<bool>();
+    best_cost.latency_cycles = b[1].get<int64_t>();
+    best_cost.energy_nj = b[2].get<double>();
+    best_cost.area = b[3].get<double>();
+    best_cost.power_mw = b[4].get<double>();
+    best_cost.objective = b[5].get<double>();
+    best_cost.constraint = b[6].get<double>();
+    best_cost.feasible = b[7].get<bool>();
+  }
 }
 
 // ---------------------------------------------------------------- RL environment

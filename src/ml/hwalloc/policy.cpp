@@ -211,6 +211,8 @@ void Agent::load(const std::string& bytes) {
     impl_->episodes = e.toInt();
     impl_->succeeded_once = s.toBool();
     impl_->lr = lr.toDouble();
+    for (auto& group : impl_->adam.param_groups())  // the decayed rate, whatever the archive held
+      static_cast<torch::optim::AdamOptions&>(group.options()).lr(impl_->lr);
   } catch (const c10::Error&) {
     throw InputError({"<checkpoint>", 0, 0}, "the policy state does not load (another run?)");
   }
