@@ -58,6 +58,15 @@ for (model, kind), js in sorted(runs.items()):
     if "confuciux" in per:
         for m, v in per.items():
             if m != "confuciux": ratios[m].append(v / max(1.0, per["confuciux"]))
+print("\nfinal best / best any method found (mean of seeds; lower is better, 1.00 = the best)")
+print(f"{'model':<14}{'cstr':<6}" + "".join(f"{m:>11}" for m in methods))
+for (model, kind), js in sorted(runs.items()):
+    best = min(j["best"]["latency_cycles"] for j in js if j["best"])
+    row = f"{model:<14}{kind:<6}"
+    for m in methods:
+        v = [j["best"]["latency_cycles"] / best for j in js if j["method"] == m and j["best"]]
+        row += f"{sum(v)/len(v):>11.2f}" if v else f"{'-':>11}"
+    print(row)
 print("mean ratio calls(method) / calls(confuciux): " +
       ", ".join(f"{m} {sum(v)/len(v):.2f}x" for m, v in ratios.items()))
 PY
