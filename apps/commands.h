@@ -34,7 +34,8 @@ void register_mse(CLI::App& app);
 void register_codesign(CLI::App& app);
 void register_attention(CLI::App& app);  // apps/cmd_attention.cpp (FLAT)
 void register_schedule(CLI::App& app);   // schedule (G# multi-tenant): apps/cmd_schedule.cpp
-void register_fuse(CLI::App& app);  // fuse and fuse-train: apps/cmd_fuse.cpp, cmd_fuse_train.cpp
+void register_fuse(CLI::App& app);     // fuse and fuse-train: apps/cmd_fuse.cpp, cmd_fuse_train.cpp
+void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.cpp
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.
