@@ -183,7 +183,7 @@ void run_fuse(const FuseArgs& a) {
   }
   std::cout << "fuse " << m.graph().name << " (" << m.size() << " layers, "
             << m.graph().skip_edges() << " skip edges), batch " << m.graph().batch << ", on "
-            << hw.name << ", buffer " << m.buffer_bytes() / 1024 << " KiB, objective "
+            << hw.name << ", buffer " << m.buffer_bytes() / 1024 << " KiB,\nobjective "
             << a.objective << ", dataflow " << a.dataflow << " (" << m.evaluations()
             << " single-layer evaluations cached)\n"
             << t.str() << notes;

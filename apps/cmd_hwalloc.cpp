@@ -346,7 +346,7 @@ void run_hwalloc(const HwallocArgs& a) {
       std::printf("%s", t.str().c_str());
       const hw::DesignCost& c = st.tracker.best_cost;
       std::printf(
-          "best %s %s (latency %s cycles, energy %.4g nJ), %s %.6g = %.2f%% of the budget,"
+          "best %s %s (latency %s cycles, energy %.4g nJ)\n%s %.6g = %.2f%% of the budget,"
           " found after %s calls\n",
           energy ? "energy" : "latency",
           energy ? fixed(c.energy_nj, 1).c_str() : with_commas(c.latency_cycles).c_str(),

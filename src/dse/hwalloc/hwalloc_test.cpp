@@ -224,9 +224,10 @@ TEST(HwallocBaselines, RandomAndSaStayWithinBudgetAndCalls) {
     b.calls = 300;
     run_baseline(p, m, 1, b, t, designs, nullptr, {}, {});
     // Ends on the calls, the design cap (2 x calls) or a stall (no new state, no better design).
-    EXPECT_LE(designs, b.designs_limit() + 16) << m;
+    EXPECT_LE(designs, b.designs_limit()) << m;
     if (std::string(m) == "random") EXPECT_GE(p.calls(), 300);
-    EXPECT_LE(p.calls(), 300 + 5 * 16) << m;  // the last batch may overshoot by its designs
+    // Stops inside a batch: only the last design's own new states (alexnet: 5 layers) overshoot.
+    EXPECT_LE(p.calls(), 300 + 5) << m;
     ASSERT_TRUE(t.has_best) << m;
     EXPECT_LE(t.best_cost.constraint, p.budget()) << m;
   }

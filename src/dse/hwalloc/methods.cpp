@@ -294,6 +294,9 @@ void run_baseline(Problem& problem, const std::string& method, uint64_t seed, co
     const std::vector<search::Genome> xs = opt->ask(batch);
     std::vector<double> fit(xs.size(), search::kInfeasible);
     for (size_t k = 0; k < xs.size(); ++k) {
+      // Equal cost: stop inside a batch once the calls are spent (the rest stay unevaluated and
+      // are told as infeasible); a design's own new states can overshoot by at most its layers.
+      if (out_of_budget(problem, b, designs)) break;
       Design d(n);
       for (size_t i = 0; i < n; ++i) {
         auto level = [&](int a, int levels) {
