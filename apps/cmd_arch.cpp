@@ -45,7 +45,10 @@ std::string arch_text(const arch::Arch& a) {
     shape += (i ? "x" : " (") + std::to_string(a.array_shape[i]);
   if (!shape.empty()) shape += ")";
   std::ostringstream os;
-  os << a.name << "\n  source:   " << a.source << "\n  PEs:      " << a.num_pes << shape
+  std::string source;
+  for (const std::string& l : wrap_text(a.source, kColumns - 12))
+    source += (source.empty() ? "" : "\n            ") + l;
+  os << a.name << "\n  source:   " << source << "\n  PEs:      " << a.num_pes << shape
      << "\n  L1:       " << with_commas(a.l1_bytes) << " B per PE"
      << "\n  L2:       " << with_commas(a.l2_bytes) << " B"
      << "\n  NoC:      " << num(a.noc_words_per_cycle) << " words/cycle"
@@ -83,7 +86,7 @@ void register_arch(CLI::App& app) {
       if (!args->json.empty()) write_json({{"presets", list}}, args->json);
       return;
     }
-    const arch::Arch a = io::load_arch(args->hw);
+    const arch::Arch a = io::load_arch(args->hw, "<argument hw>");
     if (text) std::cout << arch_text(a);
     if (!args->json.empty()) write_json(arch_json(a), args->json);
   });

@@ -27,8 +27,8 @@ using nlohmann::json;
 
 struct CodesignArgs {
   std::string model, platform, objective = "latency", hw = "gamma-edge", buffers = "need";
-  double area_budget = 0;
-  int64_t pe_limit = 0, pe_step = 0;
+  double area_budget = -1;              // -1: not given (the platform's)
+  int64_t pe_limit = -1, pe_step = -1;  // -1: not given
   int64_t budget = 1000;
   uint64_t seed = 1;
   int threads = 1;
@@ -39,7 +39,7 @@ struct CodesignArgs {
   std::string checkpoint, resume;
   int64_t checkpoint_every = 1000;
   std::string json, plot;
-  bool table = false, quiet = false;
+  bool table = false, quiet = false, wide = false;
   std::string models = "resnet18,resnet50,mobilenet-v2,vgg16,mnasnet,bert-base,dlrm";
   std::string platforms = "edge,cloud";
   workload::ZooOptions zoo;
@@ -58,11 +58,19 @@ Budget resolve_budget(const CodesignArgs& a, const std::string& platform) {
     const cd::Platform p = cd::platform(platform);
     b = {p.name, p.area_budget_mm2, p.pe_limit};
   }
-  if (a.area_budget > 0) b.area = a.area_budget;
-  if (a.pe_limit > 0) b.pes = a.pe_limit;
-  if (a.area_budget < 0)
-    throw InputError({"<flag --area-budget-mm2>", 0, 0}, "expected a positive area budget");
-  if (a.pe_limit < 0) throw InputError({"<flag --pe-limit>", 0, 0}, "expected a positive PE limit");
+  if (a.area_budget != -1 && !(a.area_budget > 0 && a.area_budget <= 1e6))
+    throw InputError({"<flag --area-budget-mm2>", 0, 0},
+                     "expected an area budget in (0, 1e6] mm^2, found " + fixed(a.area_budget, 3));
+  if (a.pe_limit != -1 && (a.pe_limit < 1 || a.pe_limit > arch::kMaxPes))
+    throw InputError({"<flag --pe-limit>", 0, 0}, "expected a PE limit in [1, " +
+                                                      std::to_string(arch::kMaxPes) + "], found " +
+                                                      std::to_string(a.pe_limit));
+  if (a.pe_step != -1 && (a.pe_step < 1 || a.pe_step > arch::kMaxPes))
+    throw InputError({"<flag --pe-step>", 0, 0}, "expected a PE step in [1, " +
+                                                     std::to_string(arch::kMaxPes) + "], found " +
+                                                     std::to_string(a.pe_step));
+  if (a.area_budget != -1) b.area = a.area_budget;
+  if (a.pe_limit != -1) b.pes = a.pe_limit;
   if (!(b.area > 0) || b.pes <= 0)
     throw InputError({"<flags>", 0, 0},
                      "expected --platform edge|cloud, or both --area-budget-mm2 and --pe-limit");
@@ -200,7 +208,8 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
       bo.l1_bytes = r.design.l1_bytes;
       bo.l2_bytes = r.design.l2_bytes;
       bo.samples = r.samples;
-      if (n == "bo") bo.note = "capped at " + std::to_string(search::kBoSampleCap) + " samples";
+      if (n == "bo" && a.budget > search::kBoSampleCap)
+        bo.note = "capped at " + with_commas(search::kBoSampleCap) + " samples";
     }
     bo.wall_s = now_s() - t0;
     out.baselines.push_back(bo);
@@ -273,7 +282,7 @@ void print_case(const CodesignArgs& a, const CaseOutcome& c) {
   const cd::DesignEval& d = c.codesign.design;
   std::cout << "codesign " << c.model << " on " << c.budget.name << " (area budget "
             << fixed(c.budget.area, 3) << " mm^2, <= " << with_commas(c.budget.pes) << " PEs, step "
-            << sp.options().pe_step << "), " << a.objective << ", buffers "
+            << sp.options().pe_step << "),\n  " << a.objective << ", buffers "
             << cd::buffer_mode_name(sp.options().buffers) << ", " << with_commas(a.budget)
             << " samples (whole-model designs), " << sp.unique_layers() << " distinct of "
             << sp.model_layers().size() << " layers\n";
@@ -283,21 +292,32 @@ void print_case(const CodesignArgs& a, const CaseOutcome& c) {
     std::cout << "accelerator: " << with_commas(d.pes) << " PEs, L1 " << with_commas(d.l1_bytes)
               << " B per PE, L2 " << with_commas(d.l2_bytes) << " B, area " << fixed(d.area_mm2, 4)
               << " mm^2, power " << fixed(d.power_mw, 1) << " mW\n";
-    Table t({"#", "layer", "dims", "cycles", "nJ", "PEs used", "L1 B", "L2 B", "mapping"});
+    std::vector<std::string> header = {"#",  "layer",    "dims", "cycles",
+                                       "nJ", "PEs used", "L1 B", "L2 B"};
+    if (a.wide) header.push_back("mapping");
+    Table t(header);
     for (size_t i = 0; i < sp.model_layers().size(); ++i) {
       const size_t u = sp.layer_index()[i];
       const cost::Cost& cst = d.layer_cost[u];
-      t.add({std::to_string(i), sp.model_layers()[i].name, layer_dims_text(sp.model_layers()[i]),
-             with_commas(cst.runtime_cycles), fixed(cst.energy_nj, 1), with_commas(cst.pes_used),
-             with_commas(cst.l1_bytes), with_commas(cst.l2_bytes),
-             mp::mapping_text(c.codesign.mappings[u])});
+      std::vector<std::string> row = {
+          std::to_string(i),
+          sp.model_layers()[i].name,
+          a.wide ? layer_dims_text(sp.model_layers()[i]) : layer_dims_short(sp.model_layers()[i]),
+          with_commas(cst.runtime_cycles),
+          fixed(cst.energy_nj, 1),
+          with_commas(cst.pes_used),
+          with_commas(cst.l1_bytes),
+          with_commas(cst.l2_bytes)};
+      if (a.wide) row.push_back(mp::mapping_text(c.codesign.mappings[u]));
+      t.add(row);
     }
-    t.add({"", "total", "", with_commas(d.runtime_cycles), fixed(d.energy_nj, 1), "", "", "", ""});
-    std::cout << t.str();
+    t.add({"", "total", "", with_commas(d.runtime_cycles), fixed(d.energy_nj, 1)});
+    std::cout << t.str(a.wide ? 0 : kColumns);
+    if (!a.wide) std::cout << "(each layer's mapping: --wide, or --json)\n";
   }
   if (!c.baselines.empty()) {
     Table t({"method", "cycles", "nJ", "PEs", "L1 B", "L2 B", "area mm^2", "samples", "s",
-             "digamma speedup", "note"});
+             "digamma x", "note"});
     t.add({"digamma", d.feasible ? with_commas(d.runtime_cycles) : "infeasible",
            d.feasible ? fixed(d.energy_nj, 1) : "-", with_commas(d.pes), with_commas(d.l1_bytes),
            with_commas(d.l2_bytes), fixed(d.area_mm2, 4), with_commas(c.codesign.samples),
@@ -311,15 +331,16 @@ void print_case(const CodesignArgs& a, const CaseOutcome& c) {
                  ? fixed(static_cast<double>(b.runtime_cycles) / d.runtime_cycles, 2)
                  : "-",
              b.note});
-    std::cout << "baselines at the same sample budget (speedup = baseline cycles / digamma "
+    std::cout << "baselines at the same sample budget (digamma x = baseline cycles / digamma "
                  "cycles):\n"
               << t.str();
   }
-  std::cout << "Pareto front (area mm^2 -> cycles) of the " << c.codesign.pareto.size()
-            << " non-dominated designs evaluated:";
+  std::string front;
   for (const auto& p : c.codesign.pareto)
-    std::cout << " " << fixed(p.first, 4) << "->" << with_commas(p.second);
-  std::cout << "\n";
+    front += (front.empty() ? "" : " ") + fixed(p.first, 4) + "->" + with_commas(p.second);
+  std::cout << "Pareto front (area mm^2 -> cycles) of the " << c.codesign.pareto.size()
+            << " non-dominated designs evaluated:\n";
+  for (const std::string& l : wrap_text(front, kColumns - 2)) std::cout << "  " << l << "\n";
 }
 
 void run_codesign_cmd(const CodesignArgs& a) {
@@ -348,8 +369,9 @@ void run_codesign_cmd(const CodesignArgs& a) {
   if (platforms.empty()) throw InputError({"<flag --platforms>", 0, 0}, "expected platforms");
   std::vector<Budget> budgets;
   for (const auto& p : platforms) budgets.push_back(resolve_budget(a, p));
-  Table t({"model", "platform", "digamma cycles", "PEs", "area", "best baseline", "its cycles",
-           "speedup", "fixed-gamma x", "best optimiser", "optimiser x", "bound x"});
+  // The best baseline's cycles are digamma's times x (and in --json).
+  Table t({"model", "platform", "digamma cycles", "PEs", "mm^2", "best baseline", "x",
+           "fixed-gamma x", "best optimiser", "optimiser x", "bound x"});
   json cases = json::array();
   json geo = json::object();
   for (const Budget& b : budgets) {
@@ -374,9 +396,9 @@ void run_codesign_cmd(const CodesignArgs& a) {
       if (best && d.feasible) log_bound += std::log(bound);
       t.add({c.model, b.name, d.feasible ? with_commas(d.runtime_cycles) : "infeasible",
              with_commas(d.pes), fixed(d.area_mm2, 3), best ? best->name : "none feasible",
-             best ? with_commas(best->runtime_cycles) : "-", best ? fixed(sp(best), 2) : "-",
-             fx ? fixed(sp(fx), 2) : "-", op ? op->name : "none feasible",
-             op ? fixed(sp(op), 2) : "-", best ? fixed(bound, 2) : "-"});
+             best ? fixed(sp(best), 2) : "-", fx ? fixed(sp(fx), 2) : "-",
+             op ? op->name : "none feasible", op ? fixed(sp(op), 2) : "-",
+             best ? fixed(bound, 2) : "-"});
       cases.push_back(case_json(a, c));
       if (root && a.json != "-")
         std::cerr << c.model << " " << b.name << ": digamma " << d.runtime_cycles << " cycles, "
@@ -384,7 +406,7 @@ void run_codesign_cmd(const CodesignArgs& a) {
                   << "\n";
     }
     const auto g = [](double s, int n) { return n ? std::exp(s / n) : 0.0; };
-    t.add({"geomean", b.name, "", "", "", "", "", fixed(g(log_all, n_all), 2),
+    t.add({"geomean", b.name, "", "", "", "", fixed(g(log_all, n_all), 2),
            fixed(g(log_fixed, n_fixed), 2), "", fixed(g(log_opt, n_opt), 2),
            fixed(g(log_bound, n_all), 2)});
     geo[b.name] = {{"speedup_over_best_baseline", g(log_all, n_all)},
@@ -395,11 +417,13 @@ void run_codesign_cmd(const CodesignArgs& a) {
   if (!root) return;
   if (a.json != "-") {
     std::cout << "DiGamma co-design vs baselines at " << with_commas(a.budget)
-              << " samples (whole-model designs; BO capped at " << with_commas(search::kBoSampleCap)
-              << "; fixed-gamma: 9 grid accelerators, budget split evenly), objective "
-              << a.objective << ", seed " << a.seed
-              << "; speedup = baseline cycles / digamma cycles; bound x = best baseline cycles "
-                 "/ the compute bound (sum of ceil(MACs / most PEs)), the most any design could "
+              << " samples (whole-model designs), objective " << a.objective << ", seed " << a.seed
+              << "\nfixed-gamma: 9 grid accelerators, budget split evenly"
+              << (a.budget > search::kBoSampleCap
+                      ? "; BO capped at " + with_commas(search::kBoSampleCap) + " samples"
+                      : std::string())
+              << "\nx = best baseline cycles / digamma cycles; bound x = best baseline cycles / "
+                 "the compute bound\n(sum of ceil(MACs / most PEs)), the most any design could "
                  "gain\n"
               << t.str();
   }
@@ -428,38 +452,44 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--area-budget-mm2", a->area_budget, "Area budget (overrides the platform's)");
   cmd->add_option("--pe-limit", a->pe_limit, "Most PEs (overrides the platform's)");
   cmd->add_option("--pe-step", a->pe_step,
-                  "PEs are a multiple of this (default 8; 64 above 1,024 PEs)");
+                  "PEs are a multiple of this (0: 8, or 64 above 1,024 PEs)");
   cmd->add_option("--objective", a->objective, "latency, energy or edp (summed over layers)");
   cmd->add_option("--budget", a->budget, "Samples: evaluations of a whole-model design");
   cmd->add_option("--seed", a->seed, "Random seed");
   cmd->add_option("--threads", a->threads, "Evaluation threads (results do not depend on it)");
   cmd->add_option("--hw", a->hw,
-                  "Template accelerator for bandwidths, energies, clock and area constants "
-                  "(default gamma-edge); its PEs and buffers are searched");
+                  "Template accelerator for bandwidths, energies, clock and area constants; its "
+                  "PEs and buffers are searched");
   cmd->add_option("--buffers", a->buffers,
-                  "need: L1/L2 sized to what the mappings need (default); genes: searched");
-  cmd->add_option("--levels", a->levels, "Maximum cluster levels per mapping (1 to 4; default 2)");
+                  "need: L1/L2 sized to what the mappings need; genes: searched");
+  cmd->add_option("--levels", a->levels, "Maximum cluster levels per mapping (1 to 4)");
   cmd->add_flag("--maestro-compatible", a->maestro_compatible,
                 "Only mappings MAESTRO runs as written (R, S untiled)");
   cmd->add_option("--population", a->population, "GA population (0: from the budget)");
   cmd->add_option("--baselines", a->baselines,
-                  "all (default), none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "
+                  "all, none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "
                   "bo, fixed-gamma");
   cmd->add_option("--checkpoint", a->checkpoint,
                   "Write the searches' state to FILE (baselines: FILE.NAME)");
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "Samples between checkpoints");
   cmd->add_option("--resume", a->resume, "Continue from the checkpoint FILE");
   cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--plot", a->plot, "Plot the latency-area Pareto front (FILE.png or .svg)");
+  cmd->add_option(
+      "--plot", a->plot,
+      "Plot the latency-area Pareto front (FILE.png or .svg; also writes FILE.csv and FILE.gp "
+      "beside it, replacing them)");
   cmd->add_flag("--table", a->table,
                 "DiGamma's table: every --models on every --platforms, speedup over the best "
                 "baseline and geomean");
   cmd->add_option("--models", a->models, "Models of --table (comma-separated)");
-  cmd->add_option("--platforms", a->platforms, "Platforms of --table (default edge,cloud)");
+  cmd->add_option("--platforms", a->platforms, "Platforms of --table");
   cmd->add_flag("--quiet", a->quiet, "No progress line");
+  cmd->add_flag("--wide", a->wide,
+                "Also each layer's mapping in the table (wider than 120 columns)");
   cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
   cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
   cmd->callback([a] { run_codesign_cmd(*a); });
 }
 

@@ -186,6 +186,26 @@ void print_comparison(const std::vector<Run>& runs, const arch::Arch& hw) {
             << t.str();
 }
 
+// A run where not one layer could be evaluated has no total: say why (the first layer's reason)
+// and exit 2, after the table and the JSON have shown every layer.
+void require_some_feasible(const std::vector<Run>& runs, const std::string& input) {
+  size_t layers = 0;
+  std::string why;
+  for (const Run& r : runs)
+    for (const cost::Cost& c : r.costs) {
+      if (c.ok()) return;
+      ++layers;
+      if (why.empty()) why = c.reason;
+    }
+  if (layers == 0) return;
+  throw InputError({input, 0, 0},
+                   "none of the " + std::to_string(layers) +
+                       " evaluations is feasible, so there is no total (first: " + why + ")");
+}
+
+void write_eval_json(const EvalArgs& a, const std::vector<Run>& runs, const arch::Arch& hw,
+                     const cost::EvalOptions& opt, const std::string& prefix);
+
 void run_eval(const EvalArgs& a) {
   if (a.mapping.empty() == a.model.empty())
     throw InputError({"<flags>", 0, 0},
@@ -263,7 +283,7 @@ void run_eval(const EvalArgs& a) {
           files.push_back(maestro_file(i, r.dataflow.empty() ? prefix : r.dataflow, r.items[i]));
     std::string note;
     files.emplace_back("accelerator.m", io::write_maestro_hw(hw, &note));
-    std::filesystem::create_directories(a.emit_m);
+    make_output_dir(a.emit_m, "--emit-m");
     for (const auto& [name, text] : files)
       write_text((std::filesystem::path(a.emit_m) / name).string(), text);
     if (!note.empty()) std::cerr << "sparsemap: accelerator.m: " << note << "\n";
@@ -275,7 +295,12 @@ void run_eval(const EvalArgs& a) {
     else
       print_comparison(runs, hw);
   }
-  if (a.json.empty()) return;
+  if (!a.json.empty()) write_eval_json(a, runs, hw, opt, prefix);
+  require_some_feasible(runs, a.mapping.empty() ? a.hw : a.mapping);
+}
+
+void write_eval_json(const EvalArgs& a, const std::vector<Run>& runs, const arch::Arch& hw,
+                     const cost::EvalOptions& opt, const std::string& prefix) {
   nlohmann::json sparsity = nlohmann::json::object();
   for (int t = 0; t < cost::kNumTensors; ++t)
     sparsity[std::string(cost::tensor_name(t))] = cost::describe(opt.sparsity.tensors[t]);
@@ -309,6 +334,7 @@ void register_eval(CLI::App& app) {
   cmd->add_option("--batch", args->zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", args->zoo.seq_len, "Sequence length (zoo language models)");
   cmd->add_option("--image", args->zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
   cmd->add_flag("--enforce-buffers", args->enforce_buffers,
                 "A mapping that needs more L1/L2 than the accelerator has is infeasible");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");

@@ -41,7 +41,7 @@ struct MapArgs {
   std::string checkpoint, resume;
   int64_t checkpoint_every = 2000;
   std::string json, emit_m;
-  bool compare = false, quiet = false;
+  bool compare = false, quiet = false, wide = false;
   size_t population = 0;
   double mutation_rate = 0.6;
   workload::ZooOptions zoo;
@@ -58,6 +58,18 @@ void write_file(const std::string& dir, const std::string& name, const std::stri
   std::ofstream out(path, std::ios::binary);
   if (!out || !(out << text) || !out.flush())
     throw InputError({path, 0, 0}, "cannot write the file");
+}
+
+// A model none of whose layers has a feasible mapping has no total: say why (the first
+// layer's reason) and exit 2, after the table and the JSON have shown every layer.
+void require_some_feasible(const mp::ModelOutcome& res, const std::string& hw) {
+  for (const auto& lo : res.layers)
+    if (lo.cost.ok()) return;
+  if (res.layers.empty()) return;
+  throw InputError({hw, 0, 0}, "none of the " + std::to_string(res.layers.size()) +
+                                   " layers has a feasible mapping on this accelerator, so there "
+                                   "is no total (first: " +
+                                   res.layers.front().cost.reason + ")");
 }
 
 void run_map(const MapArgs& a) {
@@ -196,57 +208,101 @@ void run_map(const MapArgs& a) {
     }
 
   if (a.json != "-") {
-    std::vector<std::string> header = {"#",  "layer", "dims",   "cycles",
-                                       "nJ", "PEs",   "util %", "samples"};
+    // First what was mapped, the total and the comparison with the templates; then the layers.
+    std::cout << "mapped " << model_name << " on " << hw.name << " (" << hw.num_pes << " PEs) with "
+              << a.algo << ", " << a.objective << ", budget " << with_commas(o.budget)
+              << " per distinct layer"
+              << (a.algo == "bo" && o.budget > search::kBoSampleCap
+                      ? " (BO capped at " + with_commas(search::kBoSampleCap) + ")"
+                      : "")
+              << "\n"
+              << res.layers.size() << " layers, " << res.unique_layers
+              << " distinct; total: " << with_commas(runtime) << " cycles, "
+              << fixed(energy / 1e3, 1) << " uJ; geomean PE utilisation " << fixed(geo_util, 1)
+              << "%; " << fixed(wall, 2) << " s\n";
+    if (!refs.empty()) {
+      Table c({"dataflow", "layers it maps", "its cycles", "its uJ", "searched cycles there",
+               "searched is faster"});
+      for (size_t k = 0; k < refs.size(); ++k)
+        c.add({refs[k].name, std::to_string(ref_ok[k]) + "/" + std::to_string(refs[k].costs.size()),
+               with_commas(ref_rt[k]), fixed(ref_en[k] / 1e3, 1), with_commas(ours_rt[k]),
+               ref_ok[k] ? fixed(static_cast<double>(ref_rt[k]) /
+                                     static_cast<double>(std::max<int64_t>(1, ours_rt[k])),
+                                 2) +
+                               "x"
+                         : "-"});
+      std::cout
+          << "\nbeside the built-in dataflow templates (same buffer rule), on the layers each "
+             "can map:\n"
+          << c.str();
+    }
+    // Per layer. Default: the search's result and, per template, its cycles / ours (the
+    // template's status when it cannot map the layer); --wide: every column.
+    // Energy in uJ by default (narrower), nJ with --wide (as in the JSON).
+    std::vector<std::string> header = {"#", "layer", "dims", "cycles", a.wide ? "nJ" : "uJ"};
+    if (a.wide) header.push_back("PEs");
+    header.insert(header.end(), {"util %", "samples"});
     for (const Ref& r : refs) {
-      header.push_back(r.name + " cycles");
-      header.push_back(r.name + " nJ");
+      if (a.wide) {
+        header.push_back(r.name + " cycles");
+        header.push_back(r.name + " nJ");
+      } else {
+        header.push_back(r.name + " x");
+      }
     }
     Table t(header);
     for (size_t i = 0; i < res.layers.size(); ++i) {
       const auto& lo = res.layers[i];
       const cost::Cost& c = lo.cost;
       std::vector<std::string> row = {
-          std::to_string(i),
-          lo.layer.name,
-          layer_dims_text(lo.layer),
+          std::to_string(i), lo.layer.name,
+          a.wide ? layer_dims_text(lo.layer) : layer_dims_short(lo.layer),
           c.ok() ? with_commas(c.runtime_cycles) : std::string(cost::status_name(c.status)),
-          c.ok() ? fixed(c.energy_nj, 1) : "-",
-          c.ok() ? with_commas(c.pes_used) : "-",
-          c.ok() ? fixed(utilisation_pct(c, hw), 1) : "-",
-          lo.reused ? "=" + std::to_string(lo.unique) : with_commas(lo.samples)};
+          c.ok() ? fixed(a.wide ? c.energy_nj : c.energy_nj / 1e3, a.wide ? 1 : 2) : "-"};
+      if (a.wide) row.push_back(c.ok() ? with_commas(c.pes_used) : "-");
+      row.push_back(c.ok() ? fixed(utilisation_pct(c, hw), 1) : "-");
+      row.push_back(lo.reused ? "=" + std::to_string(lo.unique) : with_commas(lo.samples));
       for (const Ref& r : refs) {
         const cost::Cost& rc = r.costs[i];
-        row.push_back(rc.ok() ? with_commas(rc.runtime_cycles)
-                              : std::string(cost::status_name(rc.status)));
-        row.push_back(rc.ok() ? fixed(rc.energy_nj, 1) : "-");
+        const std::string status(cost::status_name(rc.status));
+        if (a.wide) {
+          row.push_back(rc.ok() ? with_commas(rc.runtime_cycles) : status);
+          row.push_back(rc.ok() ? fixed(rc.energy_nj, 1) : "-");
+        } else {
+          row.push_back(!rc.ok() || !c.ok()
+                            ? "-"
+                            : fixed(static_cast<double>(rc.runtime_cycles) /
+                                        static_cast<double>(std::max<int64_t>(1, c.runtime_cycles)),
+                                    2));
+        }
       }
       t.add(row);
     }
-    std::vector<std::string> total = {
-        "", "total", "", with_commas(runtime), fixed(energy, 1), "", fixed(geo_util, 1), ""};
+    std::vector<std::string> total = {"", "total", "", with_commas(runtime),
+                                      fixed(a.wide ? energy : energy / 1e3, a.wide ? 1 : 2)};
+    if (a.wide) total.push_back("");
+    total.insert(total.end(), {fixed(geo_util, 1), ""});
     for (size_t k = 0; k < refs.size(); ++k) {
-      total.push_back(with_commas(ref_rt[k]) +
-                      (ref_ok[k] < static_cast<int64_t>(refs[k].costs.size())
-                           ? " (" + std::to_string(refs[k].costs.size() - ref_ok[k]) + " not ok)"
-                           : ""));
-      total.push_back(fixed(ref_en[k], 1));
+      if (a.wide) {
+        total.push_back(with_commas(ref_rt[k]) +
+                        (ref_ok[k] < static_cast<int64_t>(refs[k].costs.size())
+                             ? " (" + std::to_string(refs[k].costs.size() - ref_ok[k]) + " not ok)"
+                             : ""));
+        total.push_back(fixed(ref_en[k], 1));
+      } else {
+        total.push_back(ref_ok[k] ? fixed(static_cast<double>(ref_rt[k]) /
+                                              static_cast<double>(std::max<int64_t>(1, ours_rt[k])),
+                                          2)
+                                  : "-");
+      }
     }
     t.add(total);
-    std::cout << "mapped " << model_name << " on " << hw.name << " (" << hw.num_pes << " PEs) with "
-              << a.algo << ", " << a.objective << ", budget " << with_commas(o.budget)
-              << " per distinct layer"
-              << (a.algo == "bo" ? " (BO capped at " + with_commas(search::kBoSampleCap) + ")" : "")
-              << ", " << res.unique_layers << " distinct of " << res.layers.size() << " layers\n"
-              << t.str() << "total: " << with_commas(runtime) << " cycles, " << fixed(energy, 1)
-              << " nJ; geomean PE utilisation " << fixed(geo_util, 1) << "%; " << fixed(wall, 2)
-              << " s\n";
-    for (size_t k = 0; k < refs.size(); ++k)
-      std::cout << "  " << refs[k].name << ": " << with_commas(ref_rt[k]) << " cycles, "
-                << fixed(ref_en[k], 1) << " nJ on the " << ref_ok[k] << "/" << refs[k].costs.size()
-                << " layers it can map; ours there: " << with_commas(ours_rt[k]) << " cycles ("
-                << fixed(static_cast<double>(ref_rt[k]) / std::max<int64_t>(1, ours_rt[k]), 2)
-                << "x faster)\n";
+    std::cout << "\nper layer (samples: '=N' reuses distinct layer N's search"
+              << (refs.empty() || a.wide ? ""
+                                         : ";\nTEMPLATE x: its cycles / the searched cycles, '-' "
+                                           "where it cannot map the layer (why: --wide or --json)")
+              << "):\n"
+              << t.str(a.wide ? 0 : kColumns);
     if (!res.skipped.empty())
       std::cout << "skipped " << res.skipped.size()
                 << " layers without MACs (softmax, norms, activations, ...)\n";
@@ -276,7 +332,7 @@ void run_map(const MapArgs& a) {
     std::string stem = model_name;
     for (char& ch : stem)
       if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '_';
-    std::filesystem::create_directories(a.emit_m);
+    make_output_dir(a.emit_m, "--emit-m");
     write_file(a.emit_m, stem + "_" + a.algo + ".m", text);
     write_file(a.emit_m, "accelerator.m", hw_file);
     if (!note.empty()) std::cerr << "sparsemap: accelerator.m: " << note << "\n";
@@ -287,7 +343,7 @@ void run_map(const MapArgs& a) {
       if (!lo.reused && lo.fitness < search::kInfeasible) db.push_back({lo.layer, lo.decoded});
     mp::write_mapping_db(db, a.mapping_db_out);
   }
-  if (a.json.empty()) return;
+  if (a.json.empty()) return require_some_feasible(res, a.hw);
 
   nlohmann::json jl = nlohmann::json::array();
   for (size_t i = 0; i < res.layers.size(); ++i) {
@@ -377,6 +433,7 @@ void run_map(const MapArgs& a) {
                        {"mapping_db_entries", o.mapping_db.size()}};
   }
   write_json(j, a.json);
+  require_some_feasible(res, a.hw);
 }
 
 }  // namespace
@@ -395,7 +452,7 @@ void register_map(CLI::App& app) {
   cmd->add_option("--objective", a->objective, "latency, energy, edp or throughput");
   cmd->add_option("--seed", a->seed, "Random seed");
   cmd->add_option("--threads", a->threads, "Evaluation threads (results do not depend on it)");
-  cmd->add_option("--levels", a->levels, "Maximum cluster levels (1 to 4; default 2)");
+  cmd->add_option("--levels", a->levels, "Maximum cluster levels (1 to 4)");
   cmd->add_flag("--divisors-only", a->divisors_only, "Only tiles that divide their parent");
   cmd->add_flag("--maestro-compatible", a->maestro_compatible,
                 "Only mappings MAESTRO runs as written (R, S untiled), for --emit-m");
@@ -408,7 +465,7 @@ void register_map(CLI::App& app) {
   cmd->add_option("--mapping-db-out", a->mapping_db_out, "Write the best mappings as a DB");
   cmd->add_option("--density", a->density, "Tensor densities: W=0.5 or a range W=0.2:0.8");
   cmd->add_option("--structure", a->structure, "Sparsity structure: W=nm:2:4, W=cvse:8, ...");
-  cmd->add_option("--sparse-mode", a->sparse_mode, "gate (default) or skip");
+  cmd->add_option("--sparse-mode", a->sparse_mode, "gate or skip");
   cmd->add_flag("--worst-case", a->worst_case,
                 "With a density range: optimise the worst density, not the mean");
   cmd->add_option("--checkpoint", a->checkpoint, "Write the run's state to FILE (and FILE.search)");
@@ -419,9 +476,13 @@ void register_map(CLI::App& app) {
   cmd->add_flag("--compare-dataflows", a->compare,
                 "Also evaluate the built-in kcp_ws, xp_ws, yxp_os templates (same buffer rule)");
   cmd->add_flag("--quiet", a->quiet, "No progress bar");
+  cmd->add_flag("--wide", a->wide,
+                "Every column of the per-layer table (PEs; each template's cycles and nJ), wider "
+                "than 120 columns");
   cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
   cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
   cmd->callback([a] { run_map(*a); });
 }
 

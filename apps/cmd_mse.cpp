@@ -2,9 +2,12 @@
 // algorithm at every budget and seed on the distinct layers of several models; per algorithm
 // and budget the geomean of latency / best found by any method, the samples to get within 5%
 // of it, wall time, and convergence curves (CSV, gnuplot).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -123,7 +126,7 @@ void run_mse(const MseArgs& a) {
         o.keep_history = true;
         o.population = a.population;
         o.mutation_rate = a.mutation_rate;
-        if (root && !a.quiet)
+        if (root && !a.quiet && isatty(fileno(stderr)))  // progress: on a terminal only
           std::cerr << "mse: " << algo << " budget " << b << " seed " << o.seed << " (" << nl
                     << " layers)\n";
         const auto t0 = std::chrono::steady_clock::now();
@@ -225,7 +228,12 @@ void run_mse(const MseArgs& a) {
            fixed(r.reached_pct, 1), fixed(r.wall_s, 2)});
   std::cout << "map-space exploration on " << hw.name << " (" << hw.num_pes << " PEs), "
             << a.objective << ", " << nl << " distinct layers of " << a.models << ", " << a.seeds
-            << " seeds; " << cap << "\n"
+            << " seeds"
+            << (*std::max_element(budgets.begin(), budgets.end()) > search::kBoSampleCap &&
+                        std::find(algos.begin(), algos.end(), "bo") != algos.end()
+                    ? "\n" + cap
+                    : std::string())
+            << "\n"
             << t.str();
 
   if (!a.csv.empty() || !a.plot.empty()) {
@@ -297,24 +305,34 @@ void register_mse(CLI::App& app) {
       "mse", "Map-space exploration study: compare search algorithms on the layers of models");
   auto a = std::make_shared<MseArgs>();
   cmd->add_option("--models", a->models, "Comma list of zoo models (or model files)");
-  cmd->add_option("--hw", a->hw, "Accelerator: a preset name or file (default gamma-edge)");
+  cmd->add_option("--hw", a->hw, "Accelerator: a preset name or file");
   cmd->add_option("--algos", a->algos, "Comma list: gamma, ga, random, sa, de, pso, cmaes, ...");
   cmd->add_option("--budgets", a->budgets, "Comma list of samples per layer");
   cmd->add_option("--seeds", a->seeds, "Seeds per algorithm and budget");
   cmd->add_option("--seed", a->seed, "First seed");
   cmd->add_option("--objective", a->objective, "latency, energy, edp or throughput");
   cmd->add_option("--threads", a->threads, "Evaluation threads");
-  cmd->add_option("--levels", a->levels, "Maximum cluster levels (default 2)");
+  cmd->add_option("--levels", a->levels, "Maximum cluster levels (1 to 4)");
   cmd->add_flag("--maestro-compatible", a->maestro_compatible,
                 "Only mappings MAESTRO runs as written (R, S untiled)");
   cmd->add_option("--max-layers", a->max_layers, "Only the first N distinct layers per model");
   cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--csv", a->csv, "Write the convergence curves as CSV");
-  cmd->add_option("--plot", a->plot, "Render the convergence curves to FILE.png or FILE.svg");
+  cmd->add_option("--plot", a->plot,
+                  "Render the convergence curves to FILE.png or FILE.svg (also writes FILE.csv, "
+                  "FILE.dat and FILE.gp beside it, replacing them)");
   cmd->add_option("--population", a->population, "GA/GAMMA population (0: from the budget)");
   cmd->add_option("--mutation-rate", a->mutation_rate, "GAMMA's per-level operator rate");
   cmd->add_flag("--quiet", a->quiet, "No progress lines");
-  cmd->callback([a] { run_mse(*a); });
+  cmd->footer(
+      "With no option, mse prints this help: the default study (3 models, 8 algorithms, 2 budgets, "
+      "3 "
+      "seeds) is a\nlong run. A small one: sparsemap mse --models resnet18 --budgets 300 --seeds 1 "
+      "--max-layers 4");
+  cmd->callback([a, cmd] {
+    if (cmd->count_all() == cmd->count()) throw CLI::CallForHelp();  // no option given
+    run_mse(*a);
+  });
 }
 
 }  // namespace sparsemap::cli

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -16,6 +17,7 @@
 #include "commands.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/gnuplot.h"
+#include "sparsemap/io/util.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/train/trainer.h"
@@ -46,17 +48,46 @@ struct StudyArgs {
 
 using namespace sparsemap::ml::train;
 
-nlohmann::json load_results(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return {{"command", "nm-study"}, {"cells", nlohmann::json::object()}};
-  try {
-    nlohmann::json j = nlohmann::json::parse(in);
-    if (!j.contains("cells") || !j["cells"].is_object())
-      throw InputError({path, 0, 0}, "not an nm-study results file (no \"cells\" object)");
-    return j;
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError({path, 0, 0}, std::string("cannot parse the results: ") + e.what());
+// What makes a cell's numbers comparable beyond its key (model/recipe/ratio/seed): recorded in
+// the results file, and a file recorded with other settings is refused rather than mixed in.
+nlohmann::json study_settings(const StudyArgs& a) {
+  return {{"quick", a.quick},
+          {"vit_epochs", a.vit_epochs > 0 ? a.vit_epochs : (a.quick ? 3 : 15)},
+          {"gpt_steps", a.gpt_steps > 0 ? a.gpt_steps : (a.quick ? 300 : 3000)}};
+}
+
+// The results so far (a fresh set when `path` does not exist). InputError naming the file when it
+// is not a results file, a cell is malformed, or it was recorded with other settings.
+nlohmann::json load_results(const std::string& path, const nlohmann::json& settings) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return {{"command", "nm-study"}, {"settings", settings}, {"cells", nlohmann::json::object()}};
+  nlohmann::json j = io::read_json(path, "an nm-study results file (written by nm-study)");
+  if (!j.is_object() || !j.contains("cells") || !j["cells"].is_object())
+    throw InputError({path, 0, 0}, "not an nm-study results file (no \"cells\" object)");
+  for (const auto& [key, cell] : j["cells"].items()) {
+    if (!cell.is_object())
+      throw InputError({path, 0, 0}, "cell " + quote_input(key) + " is not an object");
+    if (!cell.contains("metric")) continue;  // a failed cell: run again
+    for (const char* k : {"metric", "training_flops", "dense_training_flops"})
+      if (!cell.contains(k) || !cell[k].is_number())
+        throw InputError({path, 0, 0},
+                         "cell " + quote_input(key) + ": expected a number '" + k + "'");
+    if (!(cell["dense_training_flops"].get<double>() > 0))
+      throw InputError({path, 0, 0},
+                       "cell " + quote_input(key) + ": expected dense_training_flops > 0");
   }
+  if (!j.contains("settings") && !j["cells"].empty())
+    throw InputError({path, 0, 0},
+                     "the results record no settings (an older nm-study), so they cannot be told "
+                     "apart from this run's; use another --results file");
+  if (j.contains("settings") && j["settings"] != settings)
+    throw InputError({path, 0, 0}, "the results were recorded with other settings (" +
+                                       j["settings"].dump() + ") than this run (" +
+                                       settings.dump() +
+                                       "); use the same flags or another --results file");
+  j["settings"] = settings;
+  return j;
 }
 
 void save_results(const nlohmann::json& j, const std::string& path) {
@@ -117,11 +148,11 @@ void run(const StudyArgs& a) {
     if (m != "vit-tiny" && m != "char-gpt")
       throw InputError({"<flag --models>", 0, 0}, "'" + m + "': expected vit-tiny or char-gpt");
   for (const std::string& r : recipes) parse_recipe(r);
-  for (const std::string& r : ratios) parse_nm(r);
+  for (const std::string& r : ratios) parse_nm(r, "<flag --ratios>");
   if (a.seeds < 1 || a.seeds > 10) throw InputError({"<flag --seeds>", 0, 0}, "must be in [1, 10]");
   const int seeds = a.quick ? 1 : a.seeds;
 
-  nlohmann::json results = load_results(a.results);
+  nlohmann::json results = load_results(a.results, study_settings(a));
   results["quick"] = a.quick;
   nlohmann::json& cells = results["cells"];
   // The grid: the dense recipe once per model and seed (it has no ratio).
@@ -278,7 +309,9 @@ void register_nm_study(CLI::App& app) {
   cmd->add_option("--results", a->results,
                   "Results JSON, written after every cell and read back to skip finished cells")
       ->capture_default_str();
-  cmd->add_option("--plot", a->plot, "Plot FILE.png or FILE.svg with gnuplot");
+  cmd->add_option("--plot", a->plot,
+                  "Plot FILE.png or FILE.svg with gnuplot (also writes FILE.dat and FILE.gp beside "
+                  "it, replacing them)");
   cmd->add_option("--json", a->json, "Also write the results JSON to FILE, or - for stdout");
   cmd->add_flag("--quiet", a->quiet, "No progress or table");
   cmd->callback([a] {

@@ -108,7 +108,7 @@ void run(const NongemmArgs& a) {
     else
       write_json(reports[0], a.json);
   }
-  if (!a.plot.empty()) write_group_plot(profiles, a.speedups, a.plot);
+  if (!a.plot.empty()) write_group_plot(profiles, a.speedups, a.plot, horizons);
 }
 #endif
 
@@ -127,11 +127,12 @@ void register_nongemm(CLI::App& app) {
   cmd->add_flag("--all", args->all, "Profile the whole suite (one table, one plot)");
   cmd->add_option("--batch", args->batch, "Batch size (NonGEMM Bench uses 1, 2, 4, 8)");
   cmd->add_option("--seq", args->seq,
-                  "Tokens per sequence (default BERT 128, GPT-2 256, GPT-2-XL 512, LLMs 2048)");
+                  "Tokens per sequence (not given: BERT 128, GPT-2 256, GPT-2-XL 512, LLMs 2048)");
   cmd->add_option("--layers", args->layers,
-                  "Blocks to run; op times inside them are scaled to the full depth (default: "
-                  "all; 1 for llama2-7b and mixtral-8x7b)");
-  cmd->add_option("--threads", args->threads, "Intra-op threads (default: libtorch's)");
+                  "Blocks to run; op times inside them are scaled to the full depth (0: all; 1 "
+                  "for llama2-7b and mixtral-8x7b)");
+  cmd->add_option("--threads", args->threads, "Intra-op threads (0: libtorch's)");
+  require_positive(cmd, {"--seq"});
   cmd->add_option("--iters", args->iters, "Active (recorded) runs")->capture_default_str();
   cmd->add_option("--schedule", args->schedule,
                   "SKIP,WAIT,WARMUP runs before the active ones (torch.profiler's schedule)")
@@ -149,10 +150,12 @@ void register_nongemm(CLI::App& app) {
                   "With --hw: a dataflow template (kcp_ws, xp_ws, yxp_os) or best")
       ->capture_default_str();
   cmd->add_option("--taxonomy", args->taxonomy,
-                  "Taxonomy JSON (default: the built-in data/nongemm_taxonomy.json)");
+                  "Taxonomy JSON (none: the built-in data/nongemm_taxonomy.json)");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--trace", args->trace, "Write a Chrome trace (JSON) of the active runs");
-  cmd->add_option("--plot", args->plot, "Stacked-bar plot of the groups, FILE.png or FILE.svg");
+  cmd->add_option("--plot", args->plot,
+                  "Stacked-bar plot of the groups, FILE.png or FILE.svg (also writes FILE.csv and "
+                  "FILE.gp beside it, replacing them)");
   cmd->add_option("--top", args->top, "Operators listed in the table")->capture_default_str();
   cmd->add_flag("--tiny", args->tiny, "Tiny configurations of the same architectures (tests)");
   cmd->add_option("--stat", args->stat,
@@ -160,9 +163,9 @@ void register_nongemm(CLI::App& app) {
                   "median or min (robust on a shared machine)")
       ->capture_default_str();
   cmd->add_flag("--reuse-memory,!--no-reuse-memory", args->reuse_memory,
-                "Keep freed memory in the process (as a caching allocator would, and as glibc "
-                "already does in a Python process): operators stop paying first-touch page "
-                "faults for their outputs (default on; --no-reuse-memory to measure them)");
+                "On by default: keep freed memory in the process (as a caching allocator would, "
+                "and as glibc already does in a Python process), so operators stop paying "
+                "first-touch page faults for their outputs; --no-reuse-memory measures them");
   cmd->add_flag("--quiet", args->quiet, "No table or progress output");
   cmd->callback([args] {
 #ifdef SPARSEMAP_HAVE_TORCH

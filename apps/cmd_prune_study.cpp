@@ -267,7 +267,7 @@ void run(const Options& o) {
   if (table_out)
     std::cout << "Geomean speedup over OpenBLAS sgemm (" << threads << " threads, " << shapes.size()
               << " shapes); gain = unstructured time / best-V time at equal "
-              << "sparsity; adaptive: V per shape (V x shapes) within error budget " << o.budget
+              << "sparsity;\nadaptive: V per shape (V x shapes) within error budget " << o.budget
               << "\n"
               << table.str();
   if (!o.json.empty())
@@ -288,10 +288,10 @@ void register_prune_study(CLI::App& app) {
       "prune-study",
       "Hardware-aware pruning study: column-vector lengths x sparsity x shape vs unstructured");
   auto o = std::make_shared<Options>();
-  cmd->add_option("--shapes", o->shapes, "dl, dl:N, or M,K,N;M,K,N;... (default dl)");
+  cmd->add_option("--shapes", o->shapes, "dl, dl:N, or M,K,N;M,K,N;...");
   cmd->add_option("--weights", o->weights, "Study this weight matrix (.npy or .mtx) instead");
-  cmd->add_option("--n", o->n, "Columns of B with --weights (default 256)");
-  cmd->add_option("--v", o->vs, "Column-vector lengths to try (default 2,4,8,16,32)");
+  cmd->add_option("--n", o->n, "Columns of B with --weights");
+  cmd->add_option("--v", o->vs, "Column-vector lengths to try");
   cmd->add_option("--sparsity", o->sparsity, "Comma-separated sparsities in [0, 1]");
   cmd->add_option("--budget", o->budget,
                   "Adaptive pruning's error budget beta: err(V) <= (1 + beta) err(unstructured)");
@@ -299,8 +299,10 @@ void register_prune_study(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Seed of the random matrices");
   cmd->add_option("--min-ms", o->min_ms, "Minimum time per measurement, ms");
   cmd->add_option("--json", o->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--plot", o->plot,
-                  "Render speedup vs sparsity to FILE.png or FILE.svg (gnuplot)");
+  cmd->add_option(
+      "--plot", o->plot,
+      "Render speedup vs sparsity to FILE.png or FILE.svg (gnuplot; also writes FILE.dat "
+      "and FILE.gp beside it, replacing them)");
   cmd->callback([o] { run(*o); });
 }
 

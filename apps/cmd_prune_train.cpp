@@ -1,6 +1,7 @@
 // `sparsemap prune-train`, `prune-compare` and `prune-overhead`: sparse training of a small
 // classifier on Fashion-MNIST with the JaxPruner-style algorithms of ml/prune, the comparison
 // of algorithms in one table, and the masking overhead per training step.
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -342,17 +343,21 @@ void run_overhead(const PruneArgs& a) {
   // The dense baseline must run OpenBLAS's best kernel for this CPU. Some virtual machines hide
   // the CPU model, and OpenBLAS's own detection then falls back to Prescott (SSE3, about 4x
   // slower than its AVX-512 kernel here), which would flatter the overhead.
-  const std::string core = sparse::openblas_core_name();
-  const sparse::Isa isa = sparse::detected_isa();
-  const char* best = isa == sparse::Isa::Avx512 ? "SkylakeX"
-                     : isa == sparse::Isa::Avx2 ? "Haswell"
-                                                : nullptr;
+  const std::string core = sparse::openblas_core_name(), best = sparse::openblas_best_core();
+  auto lower = [](std::string x) {
+    for (char& ch : x) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return x;
+  };
   if (!a.quiet && std::getenv("OPENBLAS_L2_SIZE"))
     std::cerr << "sparsemap: warning: OPENBLAS_L2_SIZE is set; measure with it unset\n";
-  if (!a.quiet && best && core != best)
+  // Cooperlake's OpenBLAS kernels are SkylakeX's plus bf16 ones: SkylakeX is as fast for sgemm.
+  const bool same =
+      lower(core) == lower(best) || (best == "Cooperlake" && lower(core) == "skylakex");
+  if (!a.quiet && !best.empty() && !same)
     std::cerr << "sparsemap: warning: OpenBLAS runs its " << core << " kernel on a CPU that has "
-              << best << "'s; for a fair dense baseline set OPENBLAS_CORETYPE=" << best
-              << " for this command\n";
+              << best << "'s; for a fair dense baseline\n  run this command alone with "
+              << "`env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=" << best
+              << " sparsemap prune-overhead ...`\n";
   const std::vector<OverheadRow> rows = measure_overhead(o, progress_fn(a));
   nlohmann::json jr = nlohmann::json::array();
   Table t({"algorithm", "dense ms", "sparse ms", "overhead %", "hooks ms", "hooks %", "update ms",

@@ -8,9 +8,11 @@
 // other busy processes, multi-threaded timings are unfair (see busy_machine_warning); the
 // numbers in the note were taken under `chrt -f 1`.
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -71,7 +73,8 @@ struct Row {
 };
 
 // Sparsity where the geomean speedup reaches 1, interpolated in log(speedup) between sweep
-// points; -1 when no point of the sweep beats dense; the lowest point when all do.
+// points; -1 when no point of the sweep beats dense; the lowest point when all do (the break-even
+// is then at or below it: see break_even_text).
 double break_even(const std::vector<std::pair<double, double>>& sweep) {
   // sweep: (sparsity, geomean speedup), ascending sparsity.
   for (size_t i = 0; i < sweep.size(); ++i) {
@@ -87,6 +90,14 @@ double break_even(const std::vector<std::pair<double, double>>& sweep) {
   return -1.0;
 }
 
+// The table's cell: "none" (no tested sparsity beats dense), "<= 50%" (every tested sparsity
+// does, so the break-even is at or below the lowest), else the interpolated sparsity.
+std::string break_even_text(double be, const std::vector<std::pair<double, double>>& sweep) {
+  if (be < 0) return "none";
+  if (!sweep.empty() && be <= sweep.front().first) return "<= " + fixed(100 * be, 0) + "%";
+  return fixed(100 * be, 1) + "%";
+}
+
 void run(const Options& o) {
   const std::vector<GemmShape> shapes = parse_shapes(o.shapes);
   std::vector<FormatSpec> specs;
@@ -97,6 +108,18 @@ void run(const Options& o) {
   const int threads = o.threads == 0 ? omp_get_max_threads() : o.threads;
   const KernelOptions kopt{threads, Isa::Auto};
   const bool quiet_table = o.json == "-";
+  // Progress: one line redrawn in place, on a terminal only.
+  const bool bar = isatty(fileno(stderr)) != 0;
+  size_t measured = 0, to_measure = 0;
+  for (const FormatSpec& spec : specs)
+    to_measure += spec.intrinsic_sparsity() >= 0 ? 1 : sparsities.size();
+  to_measure *= shapes.size();
+  auto show = [&](const GemmShape& sh, const std::string& what) {
+    if (bar)
+      std::fprintf(stderr, "\r[%zu/%zu] %lldx%lldx%lld %-24s", measured, to_measure,
+                   static_cast<long long>(sh.m), static_cast<long long>(sh.k),
+                   static_cast<long long>(sh.n), what.c_str());
+  };
 
   for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var))
@@ -116,6 +139,7 @@ void run(const Options& o) {
     const DenseMatrix b = random_normal(sh.k, sh.n, o.seed + 2 * si + 1);
     DenseMatrix c(sh.m, sh.n);
     auto dense_call = [&] { sgemm_openblas(w.view(), b.view(), c.view(), threads); };
+    show(sh, "dense");
     // Dense samples before and after the sparse runs, so slow drifts hit both alike.
     Timing d1 = time_ms(dense_call, o.min_reps, o.min_ms);
     quiesce(200);
@@ -124,6 +148,7 @@ void run(const Options& o) {
       const double own = spec.intrinsic_sparsity();
       const std::vector<double> targets = own >= 0 ? std::vector<double>{own} : sparsities;
       for (double s : targets) {
+        show(sh, spec.str() + " at " + fixed(100 * s, 0) + "%");
         const Mask mask = prune_mask(w.view(), spec, own >= 0 ? -1.0 : s);
         const AnySparse a = convert(w.view(), spec, &mask);
         const SpmmRun r = run_spmm(a, b.view(), kopt, o.min_ms, o.min_reps);
@@ -138,6 +163,7 @@ void run(const Options& o) {
         row.footprint = footprint(a).total();
         row.stored = stored_values(a);
         shape_rows.push_back(row);
+        ++measured;
       }
     }
     quiesce(20);
@@ -160,7 +186,8 @@ void run(const Options& o) {
       r.dense_min_ms = dense_min;
       rows.push_back(r);
     }
-    if (!quiet_table)
+    if (bar) std::fprintf(stderr, "\r%70s\r", "");
+    if (!quiet_table && bar)
       std::cerr << "  " << sh.m << "x" << sh.k << "x" << sh.n << " (" << sh.name << "): dense "
                 << fixed(dense_ms, 3) << " ms, " << fixed(gf, 1) << " GFLOP/s\n";
   }
@@ -211,7 +238,9 @@ void run(const Options& o) {
     summary.push_back({{"spec", spec.str()},
                        {"format", spec.family()},
                        {"geomean", per},
-                       {"break_even_sparsity", be >= 0 ? nlohmann::json(be) : nlohmann::json()}});
+                       {"break_even_sparsity", be >= 0 ? nlohmann::json(be) : nlohmann::json()},
+                       {"wins_at_every_tested_sparsity",
+                        be >= 0 && !sweep.empty() && be <= sweep.front().first}});
     std::vector<std::string> cells{spec.str()};
     for (double s : sparsities) {
       auto it = by_s.find(spec.intrinsic_sparsity() >= 0 ? spec.intrinsic_sparsity() : s);
@@ -220,7 +249,7 @@ void run(const Options& o) {
                           ? fixed(geomean(it->second), 2) + "x"
                           : "-");
     }
-    cells.push_back(be < 0 ? "none" : fixed(100 * be, 1) + "%");
+    cells.push_back(break_even_text(be, sweep));
     table.add(cells);
   }
   const double dense_geo = geomean(dense_gflops);
@@ -236,7 +265,9 @@ void run(const Options& o) {
     std::cout << "Geomean speedup over OpenBLAS sgemm on " << shapes.size() << " shapes, "
               << threads << " threads (ISA " << isa_name(detected_isa()) << ", OpenBLAS core "
               << openblas_core_name() << ")\n"
-              << table.str() << "dense: geomean " << fixed(dense_geo, 1) << " GFLOP/s\n";
+              << table.str() << "dense: geomean " << fixed(dense_geo, 1) << " GFLOP/s\n"
+              << "break-even: the sparsity where a format starts beating dense (\"<= S\": it wins "
+                 "at every tested sparsity; \"none\": at none)\n";
   }
   if (!o.json.empty())
     write_json({{"threads", threads},
@@ -261,7 +292,7 @@ void register_spmm_bench(CLI::App& app) {
       "Time sparse kernels against OpenBLAS sgemm (run with env -u OPENBLAS_CORETYPE -u "
       "OPENBLAS_L2_SIZE)");
   auto o = std::make_shared<Options>();
-  cmd->add_option("--shapes", o->shapes, "dl, dl:N, or M,K,N;M,K,N;... (default dl: N = 256)");
+  cmd->add_option("--shapes", o->shapes, "dl (dl:256), dl:N, or M,K,N;M,K,N;...");
   cmd->add_option("--formats", o->formats,
                   "Comma-separated: csr, cvse:V, bsr:HxW, nm:N:M[:col], vnm:V:N:M, dense");
   cmd->add_option("--sparsity", o->sparsity, "Comma-separated target sparsities in [0, 1]");
@@ -269,7 +300,7 @@ void register_spmm_bench(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Seed of the random matrices");
   cmd->add_option("--min-ms", o->min_ms, "Minimum time per measurement, ms (median of repeats)");
   cmd->add_option("--min-reps", o->min_reps, "Minimum repeats per measurement");
-  cmd->add_option("--stat", o->stat, "Statistic of the repeats: median (default) or min")
+  cmd->add_option("--stat", o->stat, "Statistic of the repeats: median or min")
       ->check(CLI::IsMember({"median", "min"}));
   cmd->add_flag("--detail", o->detail, "Print one line per shape, format and sparsity");
   cmd->add_option("--json", o->json, "Write JSON to FILE, or - for stdout");

@@ -1,6 +1,8 @@
 // `sparsemap train`: N:M sparse training of the study's transformers (vit-tiny on Fashion-MNIST,
 // char-gpt on the King James text) with one recipe (ml/train), with a progress bar on a
 // terminal, periodic evaluation, checkpoints and resume.
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -56,7 +58,8 @@ void run(const TrainArgs& a) {
     while (start <= a.sequence.size()) {
       size_t comma = a.sequence.find(',', start);
       if (comma == std::string::npos) comma = a.sequence.size();
-      o.recipe.sequence.push_back(parse_nm(a.sequence.substr(start, comma - start)));
+      o.recipe.sequence.push_back(
+          parse_nm(a.sequence.substr(start, comma - start), "<flag --sequence>"));
       start = comma + 1;
     }
   }
@@ -75,16 +78,22 @@ void run(const TrainArgs& a) {
   o.threads = a.threads;
   o.checkpoint = a.checkpoint;
   o.resume = a.resume;
+  // On a terminal: a bar redrawn in place, and the evaluation lines. Into a file or a pipe:
+  // the evaluation lines only, with no carriage returns or escape codes.
+  const bool tty = isatty(fileno(stderr));
   ProgressFn progress;
   if (!a.quiet)
-    progress = [](const std::string& line, bool transient) {
-      if (transient)
+    progress = [tty](const std::string& line, bool transient) {
+      if (!tty) {
+        if (!transient) std::cerr << line << "\n" << std::flush;
+      } else if (transient) {
         std::cerr << "\r" << line << "\033[K" << std::flush;
-      else
+      } else {
         std::cerr << "\r" << line << "\033[K\n" << std::flush;
+      }
     };
   const TrainResult r = train(o, progress);
-  if (!a.quiet) std::cerr << "\r\033[K" << std::flush;
+  if (!a.quiet && tty) std::cerr << "\r\033[K" << std::flush;
   const bool gpt = r.metric_name == "valid_nats_per_char";
   nlohmann::json layers = nlohmann::json::array(), history = nlohmann::json::array();
   bool exact = true;
@@ -99,18 +108,20 @@ void run(const TrainArgs& a) {
                        {r.metric_name, e.metric},
                        {"elapsed_s", e.elapsed_s}});
   if (!a.quiet && a.json != "-") {
-    std::cout << r.recipe << " " << r.nm << " " << r.model << " on " << r.data << " ("
-              << with_commas(r.params) << " parameters, " << r.steps << " steps of batch "
-              << r.batch << "): " << (gpt ? "validation " : "test accuracy ")
-              << (gpt ? fixed(r.metric, 4) + " nats/char" : fixed(r.metric, 2) + "%")
-              << ", train loss " << fixed(r.train_loss, 4) << ", " << fixed(r.train_s, 1)
-              << " s training (" << fixed(r.total_s, 1) << " s in all), "
-              << fixed(r.training_flops / 1e12, 3) << " TFLOPs ("
-              << fixed(100.0 * r.training_flops / r.dense_flops, 1) << "% of dense)"
+    // Two lines, each under 120 columns: the result, then what it cost.
+    std::cout << r.recipe << " " << r.nm << " " << r.model << " on " << r.data << ": "
+              << (gpt ? "validation " + fixed(r.metric, 4) + " nats/char"
+                      : "test accuracy " + fixed(r.metric, 2) + "%")
+              << ", train loss " << fixed(r.train_loss, 4)
               << (r.layers.empty() ? ""
                   : exact          ? ", N:M exact in every layer"
                                    : ", N:M NOT exact in some layer")
-              << "\n";
+              << "\n  " << with_commas(r.params) << " parameters, " << r.steps << " steps of batch "
+              << r.batch
+              << (r.resumed ? " (resumed at step " + std::to_string(r.resumed_from) + ")" : "")
+              << ", " << fixed(r.train_s, 1) << " s training (" << fixed(r.total_s, 1)
+              << " s in all), " << fixed(r.training_flops / 1e12, 3) << " TFLOPs ("
+              << fixed(100.0 * r.training_flops / r.dense_flops, 1) << "% of dense)\n";
   }
   if (!a.json.empty())
     write_json(

@@ -11,6 +11,10 @@
 
 namespace sparsemap::cli {
 
+// The whole CLI's conventions, set on the root before any subcommand (they inherit them):
+// --help shows every option's default and wraps to kColumns; a repeated option takes its last
+// value (so a script can override one).
+void configure_cli(CLI::App& app);
 void register_models(CLI::App& app);
 void register_show(CLI::App& app);
 void register_arch(CLI::App& app);
@@ -29,17 +33,38 @@ void register_mse(CLI::App& app);
 // codesign (DiGamma HW-mapping co-design): apps/cmd_codesign.cpp.
 void register_codesign(CLI::App& app);
 void register_attention(CLI::App& app);  // apps/cmd_attention.cpp (FLAT)
+void register_schedule(CLI::App& app);   // schedule (G# multi-tenant): apps/cmd_schedule.cpp
+void register_fuse(CLI::App& app);     // fuse and fuse-train: apps/cmd_fuse.cpp, cmd_fuse_train.cpp
+void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.cpp
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.
 void write_json(const nlohmann::json& j, const std::string& dest);
 
-// A plain text table with right-aligned numeric columns.
+// Creates folder `dir` (and its parents) for output named by `flag`; InputError (one line, exit
+// 2) when it names an existing file or cannot be created.
+void make_output_dir(const std::string& dir, const std::string& flag);
+
+// Makes each of `flags` (options of `cmd` whose 0 means "the default" when not given, such as
+// --seq and --image) refuse 0 and negative values when given: exit 2 with CLI11's one-line
+// reason instead of silently using the default.
+void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags);
+
+// The width every human output and help text fits in (columns).
+inline constexpr size_t kColumns = 120;
+
+// `text` word-wrapped to lines of at most `width` columns (a longer word stays whole); its own
+// line breaks are kept.
+std::vector<std::string> wrap_text(const std::string& text, size_t width);
+
+// A plain text table with right-aligned numeric columns. str() fits `max_columns`: when the
+// table is wider, the widest text column is wrapped onto continuation lines (numbers are never
+// cut); `max_columns` 0 means no limit (--wide).
 class Table {
  public:
   explicit Table(std::vector<std::string> header) : header_(std::move(header)) {}
   void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  std::string str() const;
+  std::string str(size_t max_columns = kColumns) const;
 
  private:
   std::vector<std::string> header_;
@@ -51,6 +76,11 @@ std::string fixed(double v, int digits);
 // "a, b,,c" -> {"a", "b", "c"}: a comma-separated list, spaces and empty items dropped.
 std::vector<std::string> split_list(const std::string& s);
 
+// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.pt"): as found from
+// the working directory, else from the executable's parent folder (the build tree's source root
+// when the binary is in build/); `relative` itself when neither exists, for the error to name.
+std::string shipped_data_file(const std::string& relative);
+
 // 4090000000 -> "4,090,000,000".
 std::string with_commas(int64_t v);
 
@@ -61,5 +91,8 @@ workload::Model load_model(const std::string& name_or_path, const workload::ZooO
 nlohmann::json layer_json(const workload::Layer& l);
 // "K=64 C=3 Y=224 X=224 R=7 S=7 s2 p3": the dimensions that matter for its kind.
 std::string layer_dims_text(const workload::Layer& l);
+// The same, narrower, for tables of mapped layers: "K64 C3 224x224 7x7 s2 p3" (Y x X, R x S,
+// stride, pad) for convolutions and pooling, "M128 N768 K768" for GEMMs.
+std::string layer_dims_short(const workload::Layer& l);
 
 }  // namespace sparsemap::cli

@@ -1,6 +1,7 @@
 // Shared CLI helpers: JSON output, tables, model loading, layer descriptions.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -17,6 +18,58 @@ using workload::Dim;
 using workload::Layer;
 using workload::OpKind;
 
+namespace {
+
+// CLI11's formatter with its text wrapped to kColumns: an option's description starts at the
+// description column (on the next line when the option's name and default are longer) and
+// continues there; descriptions of commands likewise.
+class WrappingFormatter : public CLI::Formatter {
+ public:
+  WrappingFormatter() { column_width(32); }
+
+  std::string make_option(const CLI::Option* opt, bool is_positional) const override {
+    // A negated flag ("--x,!--no-x") is listed by CLI11 as "--x, --no-x{false}": drop the
+    // "{false}", which reads as a default.
+    std::string name = make_option_name(opt, is_positional);
+    for (size_t at; (at = name.find('{')) != std::string::npos;)
+      name.erase(at, name.find('}', at) == std::string::npos ? std::string::npos
+                                                             : name.find('}', at) - at + 1);
+    return entry(name + make_option_opts(opt), make_option_desc(opt));
+  }
+  std::string make_subcommand(const CLI::App* sub) const override {
+    return entry(sub->get_display_name(true), sub->get_description());
+  }
+  std::string make_description(const CLI::App* app) const override {
+    const std::string d = CLI::Formatter::make_description(app);
+    std::string out;
+    for (const std::string& l : wrap_text(d, kColumns)) out += l + "\n";
+    return d.empty() ? std::string() : out;
+  }
+
+ private:
+  std::string entry(const std::string& name, const std::string& desc) const {
+    const size_t col = get_column_width();
+    std::string out = "  " + name;
+    std::vector<std::string> lines = wrap_text(desc, kColumns - col);
+    if (desc.empty()) lines.clear();
+    if (out.size() >= col && !lines.empty())
+      out += "\n" + std::string(col, ' ');
+    else if (!lines.empty())
+      out += std::string(col - out.size(), ' ');
+    for (size_t i = 0; i < lines.size(); ++i)
+      out += (i ? "\n" + std::string(col, ' ') : "") + lines[i];
+    return out + "\n";
+  }
+};
+
+}  // namespace
+
+void configure_cli(CLI::App& app) {
+  app.formatter(std::make_shared<WrappingFormatter>());
+  app.option_defaults()->always_capture_default()->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeLast);
+}
+
 void write_json(const nlohmann::json& j, const std::string& dest) {
   const std::string text = j.dump(2) + "\n";
   if (dest == "-") {
@@ -27,30 +80,130 @@ void write_json(const nlohmann::json& j, const std::string& dest) {
   if (!out || !(out << text)) throw InputError({dest, 0, 0}, "cannot write the JSON file");
 }
 
-std::string Table::str() const {
-  std::vector<size_t> width(header_.size(), 0);
+std::string shipped_data_file(const std::string& relative) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(relative, ec)) return relative;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = exe.parent_path().parent_path() / relative;
+    if (fs::exists(beside, ec)) return beside.string();
+  }
+  return relative;
+}
+
+void make_output_dir(const std::string& dir, const std::string& flag) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw InputError({dir, 0, 0}, flag + " names an existing file; expected a folder");
+  if (!std::filesystem::create_directories(dir, ec) && ec)
+    throw InputError({dir, 0, 0}, "cannot create the " + flag + " folder: " + ec.message());
+}
+
+void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
+  const CLI::Validator positive(
+      [](std::string& value) -> std::string {
+        const bool ok = value.find_first_not_of("0123456789") == std::string::npos &&
+                        value.find_first_not_of('0') != std::string::npos;
+        return ok ? "" : "expected a positive integer (leave the flag out for the default)";
+      },
+      "POSITIVE");
+  for (const char* f : flags) cmd->get_option(f)->check(positive);
+}
+
+std::vector<std::string> wrap_text(const std::string& text, size_t width) {
+  width = std::max<size_t>(width, 1);
+  std::vector<std::string> lines;
+  std::istringstream paragraphs(text);
+  std::string para;
+  while (std::getline(paragraphs, para)) {
+    std::istringstream words(para);
+    std::string word, line;
+    while (words >> word) {
+      while (word.size() > width) {  // a word longer than a line: cut it after a . _ / or -
+        if (!line.empty()) lines.push_back(line), line.clear();
+        size_t cut = word.find_last_of("._/-", width - 1);
+        cut = cut == std::string::npos || cut == 0 ? width : cut + 1;
+        lines.push_back(word.substr(0, cut));
+        word.erase(0, cut);
+      }
+      if (!line.empty() && line.size() + 1 + word.size() > width)
+        lines.push_back(line), line.clear();
+      line += (line.empty() ? "" : " ") + word;
+    }
+    lines.push_back(line);
+  }
+  if (lines.empty()) lines.emplace_back();
+  return lines;
+}
+
+namespace {
+
+bool numeric_cell(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789,.-%e+x") == std::string::npos &&
+         s.find_first_of("0123456789") != std::string::npos;
+}
+
+}  // namespace
+
+std::string Table::str(size_t max_columns) const {
+  const size_t n = header_.size();
+  // A column is numeric when most of its filled cells are numbers: all its cells (the header,
+  // "-", "infeasible") are then right-aligned, so the numbers line up.
+  std::vector<bool> right(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    int nums = 0, texts = 0;
+    for (const auto& r : rows_)
+      if (i < r.size() && !r[i].empty() && r[i] != "-") (numeric_cell(r[i]) ? nums : texts)++;
+    right[i] = nums > 0 && nums >= texts;
+  }
+  std::vector<size_t> width(n, 0);
   auto widen = [&](const std::vector<std::string>& r) {
-    for (size_t i = 0; i < r.size() && i < width.size(); ++i)
-      width[i] = std::max(width[i], r[i].size());
+    for (size_t i = 0; i < r.size() && i < n; ++i) width[i] = std::max(width[i], r[i].size());
   };
   widen(header_);
   for (const auto& r : rows_) widen(r);
-  auto numeric = [](const std::string& s) {
-    return !s.empty() && s.find_first_not_of("0123456789,.-%e+") == std::string::npos;
+  auto total_width = [&] {
+    size_t t = 0;
+    for (size_t w : width) t += w + 2;
+    return t > 2 ? t - 2 : 0;
   };
+  // Too wide: narrow the widest text column (to no less than 12 columns) and wrap its cells;
+  // then the next widest, until the table fits or no text column is left to narrow.
+  if (max_columns > 0) {
+    std::vector<bool> narrowed(n, false);
+    while (total_width() > max_columns) {
+      size_t pick = n;
+      for (size_t i = 0; i < n; ++i)
+        if (!right[i] && !narrowed[i] && width[i] > 12 && (pick == n || width[i] > width[pick]))
+          pick = i;
+      if (pick == n) break;
+      narrowed[pick] = true;
+      const size_t excess = total_width() - max_columns;
+      width[pick] = width[pick] > excess + 12 ? width[pick] - excess : 12;
+    }
+  }
   std::ostringstream os;
   auto line = [&](const std::vector<std::string>& r) {
-    std::string text;
-    for (size_t i = 0; i < r.size() && i < width.size(); ++i) {
-      const std::string pad(width[i] - r[i].size(), ' ');
-      text += (i ? "  " : "") + (numeric(r[i]) ? pad + r[i] : r[i] + pad);
+    std::vector<std::vector<std::string>> cells(n);
+    size_t height = 1;
+    for (size_t i = 0; i < n; ++i) {
+      const std::string& c = i < r.size() ? r[i] : std::string();
+      cells[i] = c.size() > width[i] ? wrap_text(c, width[i]) : std::vector<std::string>{c};
+      height = std::max(height, cells[i].size());
     }
-    os << text.substr(0, text.find_last_not_of(' ') + 1) << "\n";
+    for (size_t k = 0; k < height; ++k) {
+      std::string text;
+      for (size_t i = 0; i < n; ++i) {
+        const std::string c = k < cells[i].size() ? cells[i][k] : "";
+        const std::string pad(width[i] - std::min(width[i], c.size()), ' ');
+        text += (i ? "  " : "") + (right[i] ? pad + c : c + pad);
+      }
+      os << text.substr(0, text.find_last_not_of(' ') + 1) << "\n";
+    }
   };
   line(header_);
-  size_t total = 0;
-  for (size_t w : width) total += w + 2;
-  os << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
+  os << std::string(total_width(), '-') << "\n";
   for (const auto& r : rows_) line(r);
   return os.str();
 }
@@ -136,6 +289,32 @@ std::string layer_dims_text(const Layer& l) {
          (l.pad.x != l.pad.y ? "x" + std::to_string(l.pad.x) : "");
   if (!l.shape.empty()) s += (s.empty() ? "" : " ") + shape_text(l.shape);
   if (l.kind == OpKind::Elementwise && l.operands > 1) s += " x" + std::to_string(l.operands);
+  return s;
+}
+
+std::string layer_dims_short(const Layer& l) {
+  std::string s;
+  const bool conv = l.kind == OpKind::Conv || l.kind == OpKind::TrConv ||
+                    l.kind == OpKind::NgConv || l.kind == OpKind::DsConv || l.kind == OpKind::Pool;
+  if (!conv) {
+    s = layer_dims_text(l);
+  } else {
+    const auto d = [&](Dim x) { return std::to_string(l.dim(x)); };
+    if (l.dim(Dim::N) != 1) s += "N" + d(Dim::N) + " ";
+    if (l.kind == OpKind::NgConv) s += "G" + d(Dim::G) + " ";
+    if (l.kind != OpKind::DsConv && l.kind != OpKind::Pool) s += "K" + d(Dim::K) + " ";
+    s += "C" + d(Dim::C) + " " + d(Dim::Y) + "x" + d(Dim::X) + " " + d(Dim::R) + "x" + d(Dim::S);
+    if (l.stride != workload::Window2{1, 1})
+      s += " stride=" + std::to_string(l.stride.y) +
+           (l.stride.x != l.stride.y ? "x" + std::to_string(l.stride.x) : "");
+    if (l.pad != workload::Window2{0, 0})
+      s += " pad=" + std::to_string(l.pad.y) +
+           (l.pad.x != l.pad.y ? "x" + std::to_string(l.pad.x) : "");
+  }
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"stride=", "s"}, {"pad=", "p"}})
+    for (size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), to);
+  s.erase(std::remove(s.begin(), s.end(), '='), s.end());
   return s;
 }
 

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   CLI::App app{"sparsemap: hardware-aware DNN sparsity and accelerator co-design"};
   app.set_version_flag("--version", std::string("sparsemap ") + SPARSEMAP_VERSION);
   app.require_subcommand(1);
+  sparsemap::cli::configure_cli(app);
   sparsemap::cli::register_models(app);
   sparsemap::cli::register_show(app);
   sparsemap::cli::register_arch(app);
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_mse(app);
   sparsemap::cli::register_codesign(app);
   sparsemap::cli::register_attention(app);
+  sparsemap::cli::register_schedule(app);
+  sparsemap::cli::register_fuse(app);
+  sparsemap::cli::register_hwalloc(app);
   if (argc > 1 && argv[1][0] != '-' &&
       app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
     std::string names;

@@ -17,7 +17,9 @@ bin=${1:-build/sparsemap}
 out=${2:-prune_overhead}
 threads=${3:-1}
 core=()
-if grep -qw avx512f /proc/cpuinfo; then
+if grep -qw avx512_bf16 /proc/cpuinfo; then
+  core=(OPENBLAS_CORETYPE=Cooperlake)
+elif grep -qw avx512f /proc/cpuinfo; then
   core=(OPENBLAS_CORETYPE=SkylakeX)
 elif grep -qw avx2 /proc/cpuinfo; then
   core=(OPENBLAS_CORETYPE=Haswell)

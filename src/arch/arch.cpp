@@ -1,8 +1,10 @@
 // Accelerator description: comparison, validation and the area model.
 #include "sparsemap/arch/arch.h"
 
+#include <algorithm>
 #include <cmath>
-#include <numeric>
+#include <iomanip>
+#include <sstream>
 
 #include "sparsemap/error.h"
 
@@ -32,37 +34,73 @@ double area_mm2(const Arch& a) {
   return (a.num_pes * a.area.pe_um2 + sram_bits * a.area.sram_um2_per_bit) / 1e6;
 }
 
-void validate(const Arch& a, const std::string& where_label) {
-  auto fail = [&](const std::string& what) { throw InputError({where_label, 0, 0}, what); };
-  auto positive = [&](double v, const char* field) {
-    if (!(v > 0) || !std::isfinite(v)) fail(std::string("expected ") + field + " > 0");
+namespace {
+
+std::string number_text(double v) {
+  std::ostringstream os;
+  os << std::setprecision(10) << v;
+  return os.str();
+}
+
+}  // namespace
+
+std::optional<FieldError> check_fields(const Arch& a) {
+  auto integer = [](int64_t v, const char* field, int64_t lo,
+                    int64_t hi) -> std::optional<FieldError> {
+    if (v >= lo && v <= hi) return std::nullopt;
+    return FieldError{field, "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+                      std::to_string(v)};
   };
-  positive(static_cast<double>(a.num_pes), "num_pes");
-  positive(static_cast<double>(a.l1_bytes), "l1_bytes");
-  positive(static_cast<double>(a.l2_bytes), "l2_bytes");
-  positive(a.noc_words_per_cycle, "noc_words_per_cycle");
-  positive(a.offchip_words_per_cycle, "offchip_words_per_cycle");
-  positive(static_cast<double>(a.word_bytes), "word_bytes");
-  positive(a.clock_mhz, "clock_mhz");
-  positive(a.area.pe_um2, "area.pe_um2");
-  positive(a.area.sram_um2_per_bit, "area.sram_um2_per_bit");
-  const double energies[] = {a.energy.mac_pj,     a.energy.l1_read_pj,  a.energy.l1_write_pj,
-                             a.energy.l2_read_pj, a.energy.l2_write_pj, a.energy.noc_pj,
-                             a.energy.offchip_pj};
-  for (double e : energies)
-    if (!(e >= 0) || !std::isfinite(e)) fail("expected every energy.*_pj >= 0");
+  auto real = [](double v, const char* field, double lo, double hi,
+                 bool open_lo) -> std::optional<FieldError> {
+    if (std::isfinite(v) && (open_lo ? v > lo : v >= lo) && v <= hi) return std::nullopt;
+    return FieldError{
+        field,
+        std::string("in ") + (open_lo ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]",
+        number_text(v)};
+  };
+  const std::optional<FieldError> checks[] = {
+      integer(a.num_pes, "num_pes", 1, kMaxPes),
+      integer(a.l1_bytes, "l1_bytes", 1, kMaxL1Bytes),
+      integer(a.l2_bytes, "l2_bytes", 1, kMaxL2Bytes),
+      real(a.noc_words_per_cycle, "noc_words_per_cycle", kMinWordsPerCycle, kMaxWordsPerCycle,
+           false),
+      real(a.offchip_words_per_cycle, "offchip_words_per_cycle", kMinWordsPerCycle,
+           kMaxWordsPerCycle, false),
+      integer(a.word_bytes, "word_bytes", 1, kMaxWordBytes),
+      real(a.clock_mhz, "clock_mhz", kMinClockMhz, kMaxClockMhz, false),
+      real(a.energy.mac_pj, "energy.mac_pj", 0, kMaxEnergyPj, false),
+      real(a.energy.l1_read_pj, "energy.l1_read_pj", 0, kMaxEnergyPj, false),
+      real(a.energy.l1_write_pj, "energy.l1_write_pj", 0, kMaxEnergyPj, false),
+      real(a.energy.l2_read_pj, "energy.l2_read_pj", 0, kMaxEnergyPj, false),
+      real(a.energy.l2_write_pj, "energy.l2_write_pj", 0, kMaxEnergyPj, false),
+      real(a.energy.noc_pj, "energy.noc_pj", 0, kMaxEnergyPj, false),
+      real(a.energy.offchip_pj, "energy.offchip_pj", 0, kMaxEnergyPj, false),
+      real(a.area.pe_um2, "area.pe_um2", 0, kMaxPeUm2, true),
+      real(a.area.sram_um2_per_bit, "area.sram_um2_per_bit", 0, kMaxSramUm2PerBit, true)};
+  for (const auto& c : checks)
+    if (c) return c;
   if (!a.array_shape.empty()) {
-    int64_t prod = 1;
+    int64_t prod = 1;  // stays <= kMaxPes * kMaxPes: no overflow
+    std::string shape;
     for (int64_t d : a.array_shape) {
-      if (d <= 0) fail("expected array_shape entries > 0");
-      if (prod > a.num_pes / d)  // the product passes num_pes (and could overflow int64)
-        fail("array_shape multiplies to more than num_pes = " + std::to_string(a.num_pes));
-      prod *= d;
+      shape += (shape.empty() ? "[" : ", ") + std::to_string(d);
+      if (d < 1 || d > kMaxPes)
+        return FieldError{"array_shape", "entries in [1, " + std::to_string(kMaxPes) + "]",
+                          std::to_string(d)};
+      prod = std::min(prod * d, kMaxPes + 1);
     }
     if (prod != a.num_pes)
-      fail("array_shape multiplies to " + std::to_string(prod) +
-           ", expected num_pes = " + std::to_string(a.num_pes));
+      return FieldError{
+          "array_shape", "to multiply to num_pes = " + std::to_string(a.num_pes),
+          shape + "] (product " +
+              (prod > kMaxPes ? "over " + std::to_string(kMaxPes) : std::to_string(prod)) + ")"};
   }
+  return std::nullopt;
+}
+
+void validate(const Arch& a, const std::string& where_label) {
+  if (const auto e = check_fields(a)) throw InputError({where_label, 0, 0}, e->message());
 }
 
 }  // namespace sparsemap::arch

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/error.h"
 
@@ -72,18 +74,49 @@ TEST(Validate, RejectsBadFields) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "x.yaml: array_shape multiplies to 512, expected num_pes = 1024");
+              "x.yaml: expected array_shape to multiply to num_pes = 1024, found [32, 16] "
+              "(product 512)");
   }
   // Found by fuzz/arch_yaml_fuzz: the product of a long shape overflowed int64 (UBSan).
   a.array_shape = {16, 6, 429496, 6, 429496729256};
-  try {
-    validate(a, "x.yaml");
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "x.yaml: array_shape multiplies to more than num_pes = 1024");
-  }
+  EXPECT_THROW(validate(a, "x.yaml"), InputError);
   a.array_shape = {32, 32};
   EXPECT_NO_THROW(validate(a, "x.yaml"));
+}
+
+// Physical ranges (issue 19): a bandwidth of 1e-12 words per cycle gave a negative runtime and
+// 4294967296 PEs every layer invalid; both are refused, with the range, at read time.
+TEST(Validate, RejectsFieldsOutsideTheirPhysicalRange) {
+  auto problem = [](Arch a) {
+    const auto e = check_fields(a);
+    return e ? e->message() : std::string("ok");
+  };
+  const Arch p = preset("maestro-example");
+  EXPECT_EQ(problem(p), "ok");
+  for (const Arch& q : presets()) EXPECT_EQ(problem(q), "ok") << q.name;
+  Arch a = p;
+  a.num_pes = int64_t{1} << 32;
+  EXPECT_EQ(problem(a), "expected num_pes in [1, 16777216], found 4294967296");
+  a = p;
+  a.offchip_words_per_cycle = 1e-12;
+  EXPECT_EQ(problem(a), "expected offchip_words_per_cycle in [0.001, 1e+12], found 1e-12");
+  a = p;
+  a.noc_words_per_cycle = 1e-300;
+  EXPECT_EQ(problem(a), "expected noc_words_per_cycle in [0.001, 1e+12], found 1e-300");
+  a = p;
+  a.l2_bytes = int64_t{1} << 41;
+  EXPECT_EQ(problem(a), "expected l2_bytes in [1, 1099511627776], found 2199023255552");
+  a = p;
+  a.energy.noc_pj = std::nan("");
+  EXPECT_EQ(problem(a), "expected energy.noc_pj in [0, 1000000000], found nan");
+  a = p;
+  a.area.pe_um2 = 0;
+  EXPECT_EQ(problem(a), "expected area.pe_um2 in (0, 1000000000], found 0");
+  a = p;  // a product that would overflow int64 is caught, not wrapped
+  a.array_shape = {int64_t{1} << 24, int64_t{1} << 24, int64_t{1} << 24};
+  EXPECT_EQ(problem(a),
+            "expected array_shape to multiply to num_pes = 256, found [16777216, 16777216, "
+            "16777216] (product over 16777216)");
 }
 
 }  // namespace

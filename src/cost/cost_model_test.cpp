@@ -166,6 +166,32 @@ TEST(CostModel, InvalidAndInfeasibleAreValues) {
   EXPECT_EQ(clamp.macs, l.macs());
 }
 
+// Issue 19: off-chip (or NoC) bandwidth of 1e-12 gave a negative runtime, 1e-300 a runtime of
+// INT64_MIN with status ok. arch::validate now refuses such files, and the cost model itself
+// never wraps: a count beyond 2^53 is infeasible with a reason.
+TEST(CostModel, CountsThatWouldOverflowAreInfeasibleNeverWrapped) {
+  // 64 x 56 x 56 inputs (200,704 words) through 1e-12 words per cycle: 2e17 cycles > 2^53.
+  const Layer l = workload::conv2d("c", 1, 64, 56, 56, 64, 1);
+  const Mapping m{{S(Dim::K, 1), T(Dim::Y, 1, true), T(Dim::X, 1, true)}};
+  for (double bw : {1e-12, 1e-300}) {
+    for (const arch::Arch& a : {small_arch(64, 1000, bw), small_arch(64, bw, 50)}) {
+      const Cost c = evaluate(l, a, m);
+      EXPECT_EQ(c.status, Status::Infeasible) << bw;
+      EXPECT_NE(c.reason.find("cycles is beyond the model's 2^53 limit"), std::string::npos)
+          << c.reason;
+      EXPECT_GE(c.runtime_cycles, 0);
+    }
+  }
+  // A zero bandwidth is refused before the analysis (no division by zero).
+  EXPECT_EQ(evaluate(l, small_arch(64, 0.0, 50), m).status, Status::Invalid);
+  // The smallest bandwidth the readers accept (1e-3 words per cycle) still gives exact counts:
+  // at least the 200,704 input words at 1e-3 words per cycle.
+  const Cost slow = evaluate(l, small_arch(64, 1000, 1e-3), m);
+  ASSERT_TRUE(slow.ok()) << slow.reason;
+  EXPECT_GE(slow.runtime_cycles, 200704 * 1000);
+  EXPECT_LT(slow.runtime_cycles, int64_t{1} << 53);
+}
+
 // Every GEMM-class kind on random GAMMA-style mappings: physical bounds, monotonicity in
 // bandwidth, sparsity never slower when skipping, and the fast path equal to full enumeration.
 struct PropertyCase {

@@ -3,10 +3,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "model_internal.h"
 
 namespace sparsemap::cost {
+
+namespace {
+
+// The largest cycle or byte count a Cost reports: 2^53, the last integer a double holds
+// exactly (a runtime of 2^53 cycles is 104 days at 1 GHz). A count beyond it (or NaN, from a
+// degenerate input) makes the Cost infeasible with a reason, so no count is ever rounded,
+// wrapped or converted out of range, and sums over a model's layers fit in an int64.
+constexpr double kMaxCount = 9007199254740992.0;
+
+std::string count_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+}  // namespace
 
 std::string_view status_name(Status s) {
   switch (s) {
@@ -50,18 +68,30 @@ Cost evaluate(const workload::Layer& layer, const arch::Arch& arch, const mappin
   //   runtime >= ceil(work / pes_used),  work = effectual MACs (skip) or mapped MACs (gate)
   const double work = sp.mode == SparseMode::Skip ? c.effectual_macs : c.mapped_macs;
   const double bound = std::ceil(work / static_cast<double>(c.pes_used) - 1e-9);
-  c.runtime_cycles = std::llround(std::max(r.runtime, bound));
+  const double runtime = std::max(r.runtime, bound);
+  if (!(runtime <= kMaxCount)) {  // NaN included: never a wrapped or rounded count
+    c.status = Status::Infeasible;
+    c.reason = "runtime of " + count_text(runtime) + " cycles is beyond the model's 2^53 limit";
+    return c;
+  }
+  c.runtime_cycles = std::llround(runtime);
   c.compute_cycles = r.compute_cycles;
 
   for (int t = 0; t < kNumTensors; ++t) {
     c.access[t] = AccessCounts{r.counts[t][0], r.counts[t][1], r.counts[t][2], r.counts[t][3]};
     // Buffer needs: words (compressed when stored compressed) times the word size.
-    const int64_t wb = std::max<int64_t>(1, arch.word_bytes);
-    c.l1_bytes_by_tensor[t] =
-        static_cast<int64_t>(std::ceil(r.l1_words[t] * p.words_per_elem[t] - 1e-9)) * wb;
-    c.l2_bytes_by_tensor[t] =
-        static_cast<int64_t>(std::ceil(r.l2_words[t] * p.words_per_elem[t] - 1e-9)) * wb;
-    c.l1_bytes += c.l1_bytes_by_tensor[t];
+    const double wb = static_cast<double>(std::max<int64_t>(1, arch.word_bytes));
+    const double l1 = std::ceil(r.l1_words[t] * p.words_per_elem[t] - 1e-9) * wb;
+    const double l2 = std::ceil(r.l2_words[t] * p.words_per_elem[t] - 1e-9) * wb;
+    if (!(l1 <= kMaxCount) || !(l2 <= kMaxCount)) {
+      c.status = Status::Infeasible;
+      c.reason = "needs " + count_text(std::max(l1, l2)) + " B of " + (l1 > l2 ? "L1" : "L2") +
+                 " for the " + std::string(tensor_name(t)) + ", beyond the model's 2^53 limit";
+      return c;
+    }
+    c.l1_bytes_by_tensor[t] = static_cast<int64_t>(l1);
+    c.l2_bytes_by_tensor[t] = static_cast<int64_t>(l2);
+    c.l1_bytes += c.l1_bytes_by_tensor[t];  // at most 3 * 2^53: no overflow
     c.l2_bytes += c.l2_bytes_by_tensor[t];
   }
   c.noc_words_per_cycle = r.noc_peak;

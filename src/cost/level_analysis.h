@@ -53,10 +53,12 @@ struct Cache {
   int nprof[kMaxLevels][kMaxDirs] = {};
 };
 
-// ceil(a / b) for word counts and bandwidths; exact integer arithmetic for integral operands.
+// ceil(a / b) for word counts and bandwidths; exact integer arithmetic for integral operands
+// (b >= 1: a zero bandwidth gives +inf, which evaluate() reports as infeasible, never a
+// division by zero).
 inline double ceil_div(double a, double b) {
   if (a <= 0) return 0;
-  if (a < 9e15 && b < 9e15 && a == std::floor(a) && b == std::floor(b)) {
+  if (a < 9e15 && b < 9e15 && a == std::floor(a) && b == std::floor(b) && b >= 1) {
     const int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
     return static_cast<double>((x + y - 1) / y);
   }

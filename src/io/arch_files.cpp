@@ -31,9 +31,7 @@ bool parse_double(std::string_view s, double& v) {
   return ec == std::errc() && p == s.data() + s.size() && std::isfinite(v);
 }
 
-std::string quote_text(std::string_view s) {
-  return "'" + std::string(s.substr(0, 40)) + (s.size() > 40 ? "...'" : "'");
-}
+std::string quote_text(std::string_view s) { return quote_input(s, 40); }
 
 // ---- MAESTRO hardware files ---------------------------------------------------------------
 
@@ -43,6 +41,22 @@ const std::pair<const char*, HwKey> kHwKeys[] = {{"num_pes", HwKey::NumPes},
                                                  {"l2_size_cstr", HwKey::L2},
                                                  {"noc_bw_cstr", HwKey::Noc},
                                                  {"offchip_bw_cstr", HwKey::Offchip}};
+
+// The Arch field (as arch::check_fields names it) that a MAESTRO key sets.
+std::string arch_field(HwKey k) {
+  switch (k) {
+    case HwKey::NumPes:
+      return "num_pes";
+    case HwKey::L1:
+      return "l1_bytes";
+    case HwKey::L2:
+      return "l2_bytes";
+    case HwKey::Noc:
+      return "noc_words_per_cycle";
+    default:
+      return "offchip_words_per_cycle";
+  }
+}
 
 bool is_key_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -96,11 +110,13 @@ class YamlReader {
 
 }  // namespace
 
-arch::Arch parse_maestro_hw(const std::string& text, const std::string& file) {
+arch::Arch parse_maestro_hw(const std::string& raw, const std::string& file) {
+  const std::string_view text = without_bom(raw);
   arch::Arch a = arch::preset(arch::kDefaultPreset);
   a.name = stem(file);
   a.source = "MAESTRO hardware file " + file;
-  std::map<HwKey, int> seen;  // key -> line
+  std::map<HwKey, int> seen;                    // key -> line
+  std::map<std::string, SourceLocation> where;  // Arch field -> where its value is
   int line_no = 0;
   size_t start = 0;
   while (start <= text.size()) {
@@ -145,6 +161,7 @@ arch::Arch parse_maestro_hw(const std::string& text, const std::string& file) {
     if (i < line.size())
       fail(i,
            "unexpected " + quote_text(line.substr(i)) + " after the value of " + std::string(key));
+    where[arch_field(*k)] = {file, line_no, static_cast<int>(value_at) + 1};
     if (*k == HwKey::NumPes || *k == HwKey::L1 || *k == HwKey::L2) {
       int64_t v = 0;
       if (!parse_int(value, v) || v <= 0)
@@ -159,7 +176,18 @@ arch::Arch parse_maestro_hw(const std::string& text, const std::string& file) {
       (*k == HwKey::Noc ? a.noc_words_per_cycle : a.offchip_words_per_cycle) = v;
     }
   }
-  arch::validate(a, file);
+  if (seen.empty())
+    throw InputError({file, 0, 0},
+                     "no hardware keys; expected num_pes, l1_size_cstr, l2_size_cstr, noc_bw_cstr "
+                     "or offchip_bw_cstr (an empty file is not an accelerator)");
+  if (const auto e = arch::check_fields(a)) {
+    std::string key = e->field;  // the file's own name for the field
+    for (const auto& [name, hk] : kHwKeys)
+      if (arch_field(hk) == e->field) key = name;
+    auto it = where.find(e->field);
+    throw InputError(it != where.end() ? it->second : SourceLocation{file, 0, 0},
+                     "expected " + key + " " + e->expected + ", found " + e->found);
+  }
   return a;
 }
 
@@ -205,10 +233,12 @@ arch::Arch parse_arch_yaml(const std::string& text, const std::string& file) {
       {"offchip_pj", &a.energy.offchip_pj}};
   const std::pair<const char*, double*> areas[] = {{"pe_um2", &a.area.pe_um2},
                                                    {"sram_um2_per_bit", &a.area.sram_um2_per_bit}};
+  std::map<std::string, YAML::Mark> marks;  // field -> where its value is
   // A nested mapping of numbers: "energy: {mac_pj: 1, ...}".
   auto read_group = [&](const YAML::Node& v, const std::string& group, const char* what,
                         const auto& fields, const char* expected) {
     r.each(v, what, [&](const std::string& k, const YAML::Node& kn, const YAML::Node& x) {
+      marks[group + "." + k] = x.Mark();
       for (const auto& [name, field] : fields)
         if (k == name) return void(*field = r.number(x, group + "." + k));
       r.fail(kn, "unknown key '" + group + "." + k + "': expected " + expected);
@@ -216,6 +246,7 @@ arch::Arch parse_arch_yaml(const std::string& text, const std::string& file) {
   };
   r.each(root, "accelerator fields",
          [&](const std::string& key, const YAML::Node& kn, const YAML::Node& v) {
+           marks[key] = v.Mark();
            for (const auto& [name, field] : integers)
              if (key == name) return void(*field = r.integer(v, key));
            for (const auto& [name, field] : numbers)
@@ -242,7 +273,11 @@ arch::Arch parse_arch_yaml(const std::string& text, const std::string& file) {
                       "noc_words_per_cycle, offchip_words_per_cycle, word_bytes, clock_mhz, energy "
                       "or area");
          });
-  arch::validate(a, file);
+  if (const auto e = arch::check_fields(a)) {
+    auto it = marks.find(e->field);  // a field the base preset set is located at the file
+    throw InputError(it != marks.end() ? at(file, it->second) : SourceLocation{file, 0, 0},
+                     e->message());
+  }
   return a;
 }
 
@@ -280,13 +315,13 @@ std::string write_arch_yaml(const arch::Arch& a) {
   return std::string(out.c_str()) + "\n";
 }
 
-arch::Arch load_arch(const std::string& preset_or_path) {
+arch::Arch load_arch(const std::string& preset_or_path, const std::string& flag) {
   const std::string& s = preset_or_path;
   if (arch::is_preset(s)) return arch::preset(s);
   const std::string ext = std::filesystem::path(s).extension().string();
   if (ext == ".m") return read_maestro_hw(s);
   if (ext == ".yaml" || ext == ".yml") return parse_arch_yaml(read_file(s), s);
-  throw InputError({"<flag --hw>", 0, 0},
+  throw InputError({flag, 0, 0},
                    "unknown accelerator '" + s +
                        "': expected a preset name (see `sparsemap arch --list`) or a .m/.yaml "
                        "file");

@@ -90,7 +90,8 @@ TEST(MaestroHw, MissingKeysKeepMaestroDefaultsAndCommentsAreIgnored) {
   EXPECT_EQ(a.l2_bytes, p.l2_bytes);
   EXPECT_EQ(a.offchip_words_per_cycle, p.offchip_words_per_cycle);
   EXPECT_EQ(a.name, "y");
-  EXPECT_EQ(parse_maestro_hw("", "e.m").num_pes, p.num_pes);
+  // A UTF-8 byte order mark (Windows editors) is not part of the first key.
+  EXPECT_EQ(parse_maestro_hw("\xEF\xBB\xBFnum_pes: 8\n", "bom.m").num_pes, 8);
 }
 
 TEST(MaestroHw, BadFilesGiveLocatedErrors) {
@@ -115,6 +116,25 @@ TEST(MaestroHw, BadFilesGiveLocatedErrors) {
   EXPECT_EQ(hw_error("\n  num_pes: 4\nnum_pes: 5"),
             "hw.m:3:1: num_pes given twice (first on line 2)");
   EXPECT_EQ(hw_error("{ num_pes: 4 }"), "hw.m:1:1: expected a key (" + keys + "), found '{'");
+  // An empty file is not silently the default accelerator.
+  const std::string none = "hw.m: no hardware keys; expected " +
+                           std::string("num_pes, l1_size_cstr, l2_size_cstr, noc_bw_cstr or ") +
+                           "offchip_bw_cstr (an empty file is not an accelerator)";
+  EXPECT_EQ(hw_error(""), none);
+  EXPECT_EQ(hw_error("// just a comment\n\n"), none);
+}
+
+// Physical ranges at the value's line:column (issue 19: 1e-12 words per cycle gave a negative
+// runtime, 1e-300 a runtime of INT64_MIN, 2^32 PEs a total of 0 cycles).
+TEST(MaestroHw, ValuesOutsideTheirPhysicalRangeAreLocated) {
+  EXPECT_EQ(hw_error("num_pes: 256\noffchip_bw_cstr: 1e-12\n"),
+            "hw.m:2:18: expected offchip_bw_cstr in [0.001, 1e+12], found 1e-12");
+  EXPECT_EQ(hw_error("noc_bw_cstr: 1e-300"),
+            "hw.m:1:14: expected noc_bw_cstr in [0.001, 1e+12], found 1e-300");
+  EXPECT_EQ(hw_error("num_pes: 4294967296"),
+            "hw.m:1:10: expected num_pes in [1, 16777216], found 4294967296");
+  EXPECT_EQ(hw_error("l1_size_cstr: 2147483648"),
+            "hw.m:1:15: expected l1_size_cstr in [1, 1073741824], found 2147483648");
 }
 
 TEST(ArchYaml, RoundTripsEveryPresetAndACustomArch) {
@@ -174,9 +194,15 @@ TEST(ArchYaml, BadFilesGiveLocatedErrors) {
   EXPECT_EQ(yaml_error(""), "a.yaml: expected a mapping of accelerator fields (num_pes: 256, ...)");
   EXPECT_EQ(yaml_error("- 1\n"),
             "a.yaml:1:1: expected a mapping of accelerator fields (num_pes: 256, ...)");
-  EXPECT_EQ(yaml_error("num_pes: 0\n"), "a.yaml: expected num_pes > 0");
+  // Range errors at the value (they had no line:column).
+  EXPECT_EQ(yaml_error("num_pes: 0\n"), "a.yaml:1:10: expected num_pes in [1, 16777216], found 0");
   EXPECT_EQ(yaml_error("array_shape: [3, 5]\n"),
-            "a.yaml: array_shape multiplies to 15, expected num_pes = 256");
+            "a.yaml:1:14: expected array_shape to multiply to num_pes = 256, found [3, 5] "
+            "(product 15)");
+  EXPECT_EQ(yaml_error("name: x\nenergy:\n  mac_pj: -1\n"),
+            "a.yaml:3:11: expected energy.mac_pj in [0, 1000000000], found -1");
+  EXPECT_EQ(yaml_error("clock_mhz: 1e-9\n"),
+            "a.yaml:1:12: expected clock_mhz in [0.001, 1000000], found 1e-09");
 }
 
 TEST(LoadArch, PresetsFilesAndErrors) {
@@ -192,6 +218,27 @@ TEST(LoadArch, PresetsFilesAndErrors) {
             "arch --list`) or a .m/.yaml file");
   EXPECT_EQ(error_of([] { load_arch("/nonexistent/hw.m"); }),
             "/nonexistent/hw.m: cannot read: No such file or directory");
+  // The flag that named it (`arch` takes a positional argument, not --hw).
+  EXPECT_EQ(error_of([] { load_arch("tpu-v9", "<argument hw>"); }).substr(0, 37),
+            "<argument hw>: unknown accelerator 't");
+  // A directory says so.
+  const std::string dir = (fs::temp_directory_path() / "sparsemap_arch_test_dir.yaml").string();
+  fs::create_directories(dir);
+  EXPECT_EQ(error_of([&] { load_arch(dir); }),
+            dir + ": cannot read: is a directory, expected a file");
+  fs::remove(dir);
+}
+
+// A link to an endless device (/dev/zero) stops at the bounded read, for .m and .yaml alike.
+TEST(LoadArch, EndlessDevicesStopAtTheBoundedRead) {
+  for (const char* name : {"sparsemap_arch_test_zero.m", "sparsemap_arch_test_zero.yaml"}) {
+    const fs::path link = fs::temp_directory_path() / name;
+    fs::remove(link);
+    fs::create_symlink("/dev/zero", link);
+    EXPECT_EQ(error_of([&] { load_arch(link.string()); }),
+              link.string() + ": more than 256 MiB; expected an input file of sensible size");
+    fs::remove(link);
+  }
 }
 
 }  // namespace

@@ -461,7 +461,7 @@ class Parser {
 }  // namespace
 
 DfslNetwork parse_dfsl(const std::string& text, const std::string& file) {
-  return Parser(text, file).parse_file();
+  return Parser(without_bom(text), file).parse_file();
 }
 
 DfslNetwork read_dfsl(const std::string& path) { return parse_dfsl(read_file(path), path); }

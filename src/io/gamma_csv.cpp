@@ -99,7 +99,7 @@ workload::Model parse_gamma_csv(const std::string& text, const std::string& file
 
   // Lines, 1-based, without their "\n" or "\r\n".
   std::vector<std::string_view> lines;
-  const std::string_view all(text);
+  const std::string_view all = without_bom(text);
   for (size_t pos = 0; pos < all.size();) {
     size_t nl = all.find('\n', pos);
     if (nl == std::string_view::npos) nl = all.size();
@@ -136,14 +136,14 @@ workload::Model parse_gamma_csv(const std::string& text, const std::string& file
     if (which < 0) {
       if (i == 0 && parse_uint(f.text))
         throw error(header_line, f.column,
-                    std::string("expected header ") + kHeader + " or seven numbers a row, got '" +
-                        std::string(f.text) + "'");
+                    std::string("expected header ") + kHeader + " or seven numbers a row, got " +
+                        quote_input(f.text));
       throw error(header_line, f.column,
-                  "unknown column '" + std::string(f.text) + "'; expected one of " + kHeader +
+                  "unknown column " + quote_input(f.text) + "; expected one of " + kHeader +
                       " (and an optional leading name column)");
     }
     if (col_of[which] >= 0)
-      throw error(header_line, f.column, "duplicate column '" + std::string(f.text) + "'");
+      throw error(header_line, f.column, "duplicate column " + quote_input(f.text));
     col_of[which] = static_cast<int>(i);
   }
   for (size_t c = 0; c < kColumns.size(); ++c)
@@ -170,13 +170,13 @@ workload::Model parse_gamma_csv(const std::string& text, const std::string& file
       const auto value = parse_uint(f.text);
       if (kColumns[c] == 'T') {
         if (!value || *value > 3)
-          throw error(line, f.column,
-                      std::string("expected layer type T ") + kTypes + ", got '" +
-                          std::string(f.text) + "'");
+          throw error(
+              line, f.column,
+              std::string("expected layer type T ") + kTypes + ", got " + quote_input(f.text));
       } else if (!value || *value == 0) {
         throw error(line, f.column,
-                    std::string("expected a positive integer for ") + kColumns[c] + ", got '" +
-                        std::string(f.text) + "'");
+                    std::string("expected a positive integer for ") + kColumns[c] + ", got " +
+                        quote_input(f.text));
       } else if (*value > kMaxValue) {
         throw error(line, f.column,
                     std::string(1, kColumns[c]) + " = " + std::string(f.text) +

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "sparsemap/error.h"
@@ -159,6 +160,39 @@ TEST(GammaCsv, MissingFile) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().file, "/nonexistent/model.csv");
   }
+}
+
+// Issue 19: a UTF-8 byte order mark gave "unknown column 'K'"; terminal escape bytes in a
+// header were echoed raw; a 10 MB field made a 10 MB "one line" error.
+TEST(GammaCsv, BomEscapesAndHugeFieldsInMessages) {
+  const auto m = parse_gamma_csv("\xEF\xBB\xBFK,C,Y,X,R,S,T\n64,3,224,224,7,7,1\n", "bom.csv");
+  ASSERT_EQ(m.layers.size(), 1u);
+  EXPECT_EQ(m.layers[0].dim(Dim::K), 64);
+
+  const std::string esc = error_of("K,C\x1b[31mRED,Y\n1,2,3\n");
+  EXPECT_EQ(esc.find('\x1b'), std::string::npos);
+  EXPECT_EQ(esc.rfind("m.csv:1:3: unknown column 'C\\x1b[31mRED'; expected one of", 0), 0u) << esc;
+
+  const std::string huge = error_of("K," + std::string(10'000'000, 'A') + "\n1,2\n");
+  EXPECT_LT(huge.size(), 300u);
+  EXPECT_EQ(huge.rfind("m.csv:1:3: unknown column 'AAAA", 0), 0u) << huge.substr(0, 100);
+  EXPECT_NE(huge.find("...' (10000000 bytes); expected one of K,C,Y,X,R,S,T"), std::string::npos);
+}
+
+// A link to /dev/urandom named .csv stops at the bounded read (it grew memory without limit).
+TEST(GammaCsv, EndlessDeviceStopsAtTheBoundedRead) {
+  const std::filesystem::path link =
+      std::filesystem::temp_directory_path() / "sparsemap_gamma_csv_test_urandom.csv";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/dev/urandom", link);
+  try {
+    read_gamma_csv(link.string());
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              link.string() + ": more than 256 MiB; expected an input file of sensible size");
+  }
+  std::filesystem::remove(link);
 }
 
 }  // namespace

@@ -56,6 +56,8 @@ class IgnoreSigpipe {
 // deadlocking on full pipes. Closes in_fd once everything is written (or the reader went away).
 void pump(int& in_fd, int& out_fd, int& err_fd, const std::string& input, ProcessResult& r) {
   size_t written = 0;
+  // Non-blocking, so that a write never waits on a child that waits for us to read its output.
+  if (in_fd >= 0) fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK);
   if (input.empty() && in_fd >= 0) {
     ::close(in_fd);
     in_fd = -1;

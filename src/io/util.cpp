@@ -1,6 +1,7 @@
 // Small helpers shared by the readers.
 #include "sparsemap/io/util.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -25,13 +26,38 @@ std::string read_file(const std::string& path, size_t max_bytes) {
   std::string out;
   char buf[1 << 16];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    out.append(buf, static_cast<size_t>(in.gcount()));
-    if (out.size() > max_bytes)
+    // Checked before appending, so the string never grows past max_bytes.
+    if (out.size() + static_cast<size_t>(in.gcount()) > max_bytes)
       throw InputError({path, 0, 0}, "more than " + std::to_string(max_bytes >> 20) +
                                          " MiB; expected an input file of sensible size");
+    out.append(buf, static_cast<size_t>(in.gcount()));
   }
   if (in.bad()) throw InputError({path, 0, 0}, "cannot read: I/O error while reading");
   return out;
+}
+
+nlohmann::json read_json(const std::string& path, const std::string& what) {
+  const std::string text = read_file(path);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::out_of_range&) {  // a number such as 1e99999 (fuzz finding)
+    throw InputError({path, 0, 0}, "expected " + what + ": a number is out of range");
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte: 1-based offset of the byte where parsing failed.
+    const size_t at = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    int line = 1, column = 1;
+    for (size_t i = 0; i < at; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+      throw InputError({path, 0, 0}, "empty file; expected " + what);
+    throw InputError({path, line, column}, "invalid JSON; expected " + what);
+  }
 }
 
 }  // namespace sparsemap::io

@@ -33,7 +33,8 @@ using nlohmann::json;
 // {0.02, 0.05, 0.15}, reflected into [0, 1). A batch of m is picked one by one: the argmax of
 // EI, then the posterior variance is updated as if that point had been observed at its mean
 // (the kriging believer: the mean does not change, var'(x) = var(x) - cov(x, p)^2 / var(p)).
-// The first max(10, 2 dims) (BoOptions::initial) samples are uniform points (after any seeds),
+// The first max(10, 2 dims) (BoOptions::initial; at most max(10, budget / 4) when the budget is
+// known) samples are uniform points (after any seeds),
 // as are all candidates while no sample is feasible.
 class BayesianOptimization final : public OptimizerBase {
  public:
@@ -43,6 +44,11 @@ class BayesianOptimization final : public OptimizerBase {
       throw InputError({"<optimizer>", 0, 0},
                        "bo: unknown kernel '" + options_.kernel + "', expected matern52 or rbf");
     initial_ = options_.initial ? options_.initial : std::max<size_t>(10, 2 * dims);
+    // With many genes (co-design: every layer's mapping) 2 dims can exceed the whole budget,
+    // and BO would then be random search, sample for sample: at most a quarter of the budget
+    // (and at least 10) is uniform.
+    if (!options_.initial && o.budget > 0)
+      initial_ = std::min(initial_, std::max<size_t>(10, static_cast<size_t>(o.budget) / 4));
     if (options_.candidates < 2) options_.candidates = 2;
   }
 

@@ -97,6 +97,18 @@ std::string checkpoint_problem(const json& j) {
   return "";
 }
 
+// Why `g` cannot be the best genome of a search over `dims` genes (empty when it can): a best
+// exists once a sample was told, has `dims` genes, each in [0, 1].
+std::string genome_problem(const Genome& g, size_t dims, bool expected) {
+  if (!expected) return g.empty() ? "" : "is given before any sample";
+  if (g.size() != dims)
+    return "has " + std::to_string(g.size()) + " genes, expected " + std::to_string(dims) +
+           " (a checkpoint of another search)";
+  for (double x : g)
+    if (!(x >= 0.0 && x <= 1.0)) return "holds a gene outside [0, 1]";
+  return "";
+}
+
 }  // namespace
 
 std::vector<double> Evaluator::evaluate(const std::vector<Genome>& xs,
@@ -136,6 +148,9 @@ SearchResult SearchResult::from_json(const json& j) {
   if (!j.contains("best_fitness") || !j["best_fitness"].is_number())
     bad_result("'best_fitness' is not a number");
   r.best_fitness = j["best_fitness"].get<double>();
+  for (const char* key : {"best", "history"})
+    if (!j.contains(key) || !j[key].is_array())
+      bad_result(std::string("'") + key + "' is not an array");
   try {
     r.best = detail::json_vector(j, "best");
     r.history = detail::json_vector(j, "history");
@@ -153,34 +168,36 @@ SearchResult SearchResult::from_json(const json& j) {
 SearchResult run_search(Optimizer& opt, const Evaluator& eval, const Evaluator::Fitness& fitness,
                         const SearchOptions& options, const json* resume) {
   SPARSEMAP_ASSERT(options.batch >= 1);
+  if (options.budget > kMaxBudget)
+    throw InputError({"<flag --budget>", 0, 0}, "expected at most " + std::to_string(kMaxBudget) +
+                                                    " samples, found " +
+                                                    std::to_string(options.budget));
   SearchResult result;
   if (resume) {
+    const std::string where = options.resume_file.empty() ? "<checkpoint>" : options.resume_file;
     const std::string problem = checkpoint_problem(*resume);
-    if (!problem.empty()) throw InputError({"<checkpoint>", 0, 0}, problem);
+    if (!problem.empty()) throw InputError({where, 0, 0}, problem);
     if ((*resume)["batch"].get<int64_t>() != static_cast<int64_t>(options.batch))
-      throw InputError({"<checkpoint>", 0, 0},
-                       "the checkpoint was written with batch " +
-                           std::to_string((*resume)["batch"].get<int64_t>()) + ", not " +
-                           std::to_string(options.batch) +
-                           " (a resumed search must ask the same batches)");
+      throw InputError({where, 0, 0}, "the checkpoint was written with batch " +
+                                          std::to_string((*resume)["batch"].get<int64_t>()) +
+                                          ", not " + std::to_string(options.batch) +
+                                          " (a resumed search must ask the same batches)");
     result = SearchResult::from_json((*resume)["result"]);
     if (result.samples > options.budget)
-      throw InputError({"<checkpoint>", 0, 0},
-                       "the checkpoint has " + std::to_string(result.samples) +
-                           " samples, more than the budget of " + std::to_string(options.budget));
-    opt.load((*resume)["optimizer"]);
-    // Callers decode the best genome (a shorter one used to abort map and codesign --resume):
-    // it must have the optimiser's genes (load checked "dims" against it), each in [0, 1].
-    const json& saved = (*resume)["optimizer"];
-    bool fits = !saved.contains("dims") || !saved["dims"].is_number_integer() ||
-                result.samples == 0 || result.best.size() == saved["dims"].get<size_t>();
-    for (double g : result.best) fits = fits && g >= 0.0 && g <= 1.0;
-    if (!fits)
-      throw InputError({"<checkpoint>", 0, 0},
-                       "'best' is not a genome of this search (wrong length or a gene outside "
-                       "[0, 1])");
+      throw InputError({where, 0, 0}, "the checkpoint has " + std::to_string(result.samples) +
+                                          " samples, more than the budget of " +
+                                          std::to_string(options.budget));
+    if (const std::string bad = genome_problem(result.best, opt.dims(), result.samples > 0);
+        !bad.empty())
+      throw InputError({where, 0, 0}, "bad search result: 'best' " + bad);
+    try {
+      opt.load((*resume)["optimizer"]);
+    } catch (const InputError& e) {
+      throw InputError({where, 0, 0}, e.message());
+    }
   }
-  result.history.reserve(static_cast<size_t>(std::max<int64_t>(options.budget, 0)));
+  // Grown as samples come, never reserved for the whole budget up front.
+  result.history.reserve(static_cast<size_t>(std::clamp<int64_t>(options.budget, 0, 1 << 16)));
   const bool writer = !options.checkpoint_file.empty() && mpi_rank() == 0;
   const int64_t every = std::max<int64_t>(1, options.checkpoint_every);
   while (result.samples < options.budget) {
@@ -209,14 +226,7 @@ SearchResult run_search(Optimizer& opt, const Evaluator& eval, const Evaluator::
 }
 
 json read_checkpoint(const std::string& path) {
-  const std::string text = io::read_file(path);
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e99999
-    throw InputError({path, 0, 0},
-                     std::string("not a search checkpoint: invalid JSON (") + e.what() + ")");
-  }
+  const json j = io::read_json(path, "a search checkpoint");
   const std::string problem = checkpoint_problem(j);
   if (!problem.empty()) throw InputError({path, 0, 0}, problem);
   return j;

@@ -81,6 +81,18 @@ std::vector<double> json_vector(const json& j, const char* key, size_t size) {
   return v;
 }
 
+namespace {
+
+// A genome read back from a checkpoint: every gene in [0, 1], as ask() hands them out (a gene
+// of 1e300 would otherwise reach the decoders' float-to-integer conversions).
+Genome checked_genome(Genome g, const char* key) {
+  for (double x : g)
+    require_state(x >= 0.0 && x <= 1.0, std::string("'") + key + "' holds a gene outside [0, 1]");
+  return g;
+}
+
+}  // namespace
+
 std::vector<Genome> json_genomes(const json& j, const char* key, size_t dims) {
   require_state(j.is_object() && j.contains(key) && j[key].is_array(),
                 std::string("'") + key + "' is not an array");
@@ -106,7 +118,7 @@ std::vector<Scored> scored_from_json(const json& j, const char* key, size_t dims
   for (const json& e : j[key]) {
     require_state(e.is_object() && e.contains("f") && e["f"].is_number(),
                   std::string("'") + key + "' holds an entry without a fitness");
-    out.push_back({json_vector(e, "x", dims), e["f"].get<double>()});
+    out.push_back({checked_genome(json_vector(e, "x", dims), key), e["f"].get<double>()});
   }
   return out;
 }

@@ -54,6 +54,7 @@ class OptimizerBase : public Optimizer {
   OptimizerBase(std::string name, size_t dims, const OptimizerOptions& options,
                 const std::vector<Genome>& extra_seeds = {});
   std::string name() const final { return name_; }
+  size_t dims() const final { return dims_; }
   std::vector<Genome> ask(size_t n) final;
   void tell(const std::vector<Genome>& xs, const std::vector<double>& fitness) final;
   nlohmann::json save() const final;

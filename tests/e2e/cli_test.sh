@@ -65,10 +65,31 @@ run 2 show "$tmp/garbage.onnx"
 run 2 show resnet50 --batch 0 && check "batch 0 message" grep -q "batch" "$tmp/err"
 run 2 frobnicate && check "unknown command" grep -q "unknown command .frobnicate." "$tmp/err"
 
+# Hostile input (issue 19): each is one line naming the file or flag, exit status 2.
+one_line() {  # one_line NAME FRAGMENT: the last run's stderr is one line holding FRAGMENT
+  check "$1: one line" test "$(wc -l <"$tmp/err")" -eq 1 && check "$1: message" grep -q -- "$2" "$tmp/err"
+}
+printf 'num_pes: 256\noffchip_bw_cstr: 1e-12\n' >"$tmp/slow.m"
+run 2 arch "$tmp/slow.m" && one_line "hw range" "slow.m:2:18: expected offchip_bw_cstr in \[0.001, 1e+12\]"
+printf 'num_pes: 16\nl1_size_cstr: 1\nl2_size_cstr: 1\n' >"$tmp/tiny.m"
+run 2 eval --model resnet18 --dataflow kcp_ws --hw "$tmp/tiny.m" --enforce-buffers --json "$tmp/tiny.json" &&
+  one_line "eval: no feasible layer" "tiny.m: none of the 21 evaluations is feasible" &&
+  check "eval: no feasible layer, JSON still written" grep -q '"status": "infeasible"' "$tmp/tiny.json"
+run 2 map --model resnet18 --hw gamma-edge --budget 4294967296 && one_line "map huge budget" "<flag --budget>: expected a budget in"
+mkdir -p "$tmp/adir"
+run 2 map --model resnet18 --hw gamma-edge --budget 10 --resume "$tmp/adir" && one_line "resume a directory" "adir: cannot read: is a directory"
+run 2 eval --model resnet18 --dataflow kcp_ws --hw gamma-edge --emit-m "$tmp/slow.m" && one_line "emit-m onto a file" "names an existing file"
+run 2 show bert-base --seq 0 && check "seq 0 refused" grep -q "^--seq: expected a positive integer" "$tmp/err"
+
 # nongemm (libtorch): a tiny model end to end; built without libtorch it says so, status 2.
+# Its --plot writes its data beside the plot under the plot's whole name, never over the user's
+# groups.csv (issue 19).
+echo "mine" >"$tmp/groups.csv"
 if "$bin" nongemm --model resnet50 --tiny --threads 1 --iters 1 --schedule 0,0,0 \
-  --json "$tmp/ng.json" --quiet 2>"$tmp/err"; then
+  --json "$tmp/ng.json" --plot "$tmp/groups.png" --quiet 2>"$tmp/err"; then
   check "nongemm json" grep -q '"nongemm_pct"' "$tmp/ng.json"
+  check "nongemm plot data beside the plot" test -s "$tmp/groups.png.csv"
+  check "nongemm plot leaves groups.csv alone" grep -qx "mine" "$tmp/groups.csv"
   check "nongemm groups" grep -q '"normalization"' "$tmp/ng.json"
   run 2 nongemm --model no-such-model && check "nongemm unknown model" grep -q "valid names" "$tmp/err"
 else
@@ -82,6 +103,18 @@ if "$bin" prune-train --data synthetic --train-limit 256 --test-limit 64 --epoch
   check "prune-train json" grep -q '"pruned_sparsity_pct": 80' "$tmp/pt.json"
   run 2 prune-train --data-dir "$tmp/no-such-dir" --epochs 1 &&
     check "prune-train missing data" grep -q "dataset-fashion-mnist" "$tmp/err"
+  # Refused before any work: 10,000 threads, a checkpoint into a folder that does not exist.
+  run 2 prune-train --data synthetic --epochs 1 --threads 10000 &&
+    one_line "prune-train threads" "<flag --threads>: expected 0 (all cores) to"
+  run 2 train --data synthetic --steps 1 --checkpoint "$tmp/no/such/dir/ck.pt" &&
+    one_line "train checkpoint folder" "ck.pt: cannot write the checkpoint: No such file"
+  # Each bad flag is blamed by its own name.
+  run 2 train --data synthetic --steps 1 --batch -1 && one_line "train batch" "<flag --batch>: expected a batch"
+  run 2 train --data synthetic --steps 1 --nm-attention 9:4 && one_line "train nm-attention" "<flag --nm-attention>: '9:4'"
+  # nm-study refuses results recorded with other settings (it mixed them in: "0 cells run now").
+  printf '{"settings": {"quick": false, "vit_epochs": 15, "gpt_steps": 3000}, "cells": {}}' >"$tmp/nm.json"
+  run 2 nm-study --quick --models vit-tiny --recipes dense --results "$tmp/nm.json" &&
+    one_line "nm-study other settings" "nm.json: the results were recorded with other settings"
 else
   check "prune-train without libtorch" grep -q "without libtorch" "$tmp/err"
 fi
@@ -146,6 +179,54 @@ done
 printf 'base: flat-edge\nl2_bytes: 1024\n' >"$tmp/tiny.yaml"
 run 2 attention --model bert --hw "$tmp/tiny.yaml" --seq 512 --quiet &&
   check "attention tiny buffer" grep -q "buffer too small for any tile" "$tmp/err"
+
+# schedule (G#): the JSON contract on MAGMA's job table, and bad job tables, job files and
+# platforms: one line with file:line:column, exit status 2.
+run 0 schedule --job-table tests/data/magma/jobtable_batch_mix-insts0.csv --bw 1 --budget 300 --json - &&
+  check "schedule json keys" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['algo']=='gsharp' and j['evaluations']==300 and j['lower_bound_cycles']>1871853 and \
+j['makespan_cycles']>=j['lower_bound_cycles'] and len(j['cores'])==4 and 'FCFS-GREEDY' in j['heuristics'] \
+and all('start' in x and 'end' in x for c in j['cores'] for x in c['jobs'])" "$tmp/out"
+printf 'job,core,latency_cycles,req_dram_bw\n0,0,10,1\n0,1,ten,1\n' >"$tmp/jt.csv"
+run 2 schedule --job-table "$tmp/jt.csv" --bw 1 && check "schedule bad table one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+  check "schedule bad table location" grep -q "jt.csv:3:5: expected a latency" "$tmp/err"
+printf 'name,pes,dataflow\nc0,2048,kcp_ws\nc1,-4,kcp_ws\n' >"$tmp/pf.csv"
+run 2 schedule --jobs mix --platform "$tmp/pf.csv" && check "schedule bad platform location" grep -q "pf.csv:3:4: expected a PE count" "$tmp/err"
+printf '1,1,20,512,128,1,1,1,3\n1,2,20,512\n' >"$tmp/jobs.csv"
+run 2 schedule --jobs "$tmp/jobs.csv" --platform magma-s2 && check "schedule bad job file location" grep -q "jobs.csv:2:" "$tmp/err"
+
+# Fusion (fuse): the JSON contract, fusion beats no fusion on MobileNet-V2 at batch 64 on
+# flat-edge (DRAM traffic saved), bad flags in one line, transformers refused, the learned mapper.
+run 0 fuse --model mobilenet-v2 --batch 64 --hw flat-edge --method none,dp --json "$tmp/fuse.json" &&
+  for key in '"model"' '"method"' '"buffer_bytes"' '"latency_cycles"' '"energy_nj"' '"dram_bytes"' \
+    '"peak_buffer_bytes"' '"meets_buffer"' '"wall_s"' '"groups"' '"layers"' '"micro_batch"'; do
+    check "fuse json $key" grep -q "$key" "$tmp/fuse.json"
+  done
+if command -v python3 >/dev/null 2>&1; then
+  check "fuse dp beats none on mobilenet-v2 b64" python3 -c "
+import json, sys
+r = {x['method']: x for x in json.load(open('$tmp/fuse.json'))}
+sys.exit(0 if r['dp']['latency_cycles'] < r['none']['latency_cycles'] and r['dp']['dram_saved_bytes'] > 3e8 else 1)"
+fi
+run 2 fuse --model mobilenet-v2 --method magic && check "fuse bad method" grep -q "unknown method 'magic'" "$tmp/err"
+run 2 fuse --model bert-base --method dp && check "fuse refuses transformers" grep -q "not part of a chain" "$tmp/err"
+run 2 fuse --model resnet18 --batch 0 && check "fuse bad batch" test "$(wc -l <"$tmp/err")" -eq 1
+if [[ -f data/dnnfuser/fuser.pt ]] && ! "$bin" fuse --model resnet18 --method learned 2>&1 | grep -q "no libtorch"; then
+  run 0 fuse --model resnet50 --batch 16 --method learned --json "$tmp/learned.json" &&
+    check "fuse learned meets the buffer" grep -q '"meets_buffer": true' "$tmp/learned.json"
+  run 2 fuse --model resnet18 --method learned --weights README.md &&
+    check "fuse learned bad weights" grep -q "not a sparsemap fuse-train model" "$tmp/err"
+fi
+
+# hwalloc (ConfuciuX): the JSON contract on a small GA run, a design within its budget, and a bad
+# model CSV as one located line with status 2.
+run 0 hwalloc --model tests/data/confuciux/models/resnet18.csv --method ga --budget 60 --quiet --json - &&
+  check "hwalloc json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['method']=='ga' and j['calls']<=60 and j['best']['latency_cycles']>0 and \
+j['constraint']['kind']=='area' and len(j['layers'])>0 and all(c[0]<=60 for c in j['convergence'])" "$tmp/out"
+printf 'K,C,Y,X,R,S,T\n64,3,224,224,7,7,1\n64,x,56,56,3,3,1\n' >"$tmp/cx.csv"
+run 2 hwalloc --model "$tmp/cx.csv" --budget 10 &&
+  check "hwalloc bad model csv" grep -q "cx.csv:3:4: expected a positive integer for C" "$tmp/err"
 
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

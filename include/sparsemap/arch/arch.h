@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,8 +50,32 @@ struct Arch {
 // Area of the PEs and all SRAM (num_pes * l1_bytes + l2_bytes), in mm^2.
 double area_mm2(const Arch& a);
 
-// Checks every field (positive sizes, array_shape multiplies to num_pes, ...). Throws
-// InputError at `where_label` naming the first bad field.
+// Physical ranges of the fields, checked by validate: wide enough for any accelerator built or
+// proposed (a wafer-scale engine has under 10^6 cores), narrow enough that the cost model's
+// cycle and byte counts cannot overflow (see cost/evaluate.cpp).
+inline constexpr int64_t kMaxPes = int64_t{1} << 24;      // PEs
+inline constexpr int64_t kMaxL1Bytes = int64_t{1} << 30;  // per PE
+inline constexpr int64_t kMaxL2Bytes = int64_t{1} << 40;  // shared
+inline constexpr double kMinWordsPerCycle = 1e-3;         // NoC and off-chip bandwidths
+inline constexpr double kMaxWordsPerCycle = 1e12;
+inline constexpr int64_t kMaxWordBytes = 16;
+inline constexpr double kMinClockMhz = 1e-3, kMaxClockMhz = 1e6;
+inline constexpr double kMaxEnergyPj = 1e9;  // per access or MAC
+inline constexpr double kMaxPeUm2 = 1e9, kMaxSramUm2PerBit = 1e6;
+
+// The first field outside its range: `field` as the YAML file names it ("num_pes",
+// "energy.mac_pj", "array_shape"), `expected` the range ("in [1, 16777216]") and `found` the
+// value as text.
+struct FieldError {
+  std::string field;
+  std::string expected;
+  std::string found;
+  std::string message() const { return "expected " + field + " " + expected + ", found " + found; }
+};
+std::optional<FieldError> check_fields(const Arch& a);
+
+// Checks every field against its range (positive sizes within kMax*, array_shape multiplies to
+// num_pes, ...). Throws InputError at `where_label` with check_fields' message.
 void validate(const Arch& a, const std::string& where_label);
 
 }  // namespace sparsemap::arch

@@ -35,8 +35,16 @@ class Evaluator {
   bool use_mpi_ = true;
 };
 
+// The most evaluation threads a command accepts (a documented bound, far above any core count
+// the searches scale to; more would only start idle threads).
+inline constexpr int kMaxThreads = 256;
+
+// The most samples one search may take: the history keeps a double per sample (800 MB at the
+// cap), and a cost-model search of 10^8 samples already runs for hours.
+inline constexpr int64_t kMaxBudget = 100'000'000;
+
 struct SearchOptions {
-  int64_t budget = 1000;  // samples (fitness evaluations), including infeasible ones
+  int64_t budget = 1000;  // samples (fitness evaluations), including infeasible ones; <= kMaxBudget
   size_t batch = 64;      // ask(batch) per step (GA: population - elites is the textbook step)
   // Checkpoint: the driver state is written (atomically: temp file + rename) to
   // `checkpoint_file` every `checkpoint_every` samples and at the end; empty: never.
@@ -45,6 +53,8 @@ struct SearchOptions {
   // Copied into the checkpoint as "context" when not null (a caller's own resume data, e.g.
   // which layer of a model this search maps).
   nlohmann::json checkpoint_context;
+  // The file a resumed state was read from, to name it in errors ("<checkpoint>" when empty).
+  std::string resume_file;
   // Called after each batch with (samples so far, best fitness so far), on every MPI rank;
   // may be empty.
   std::function<void(int64_t, double)> progress;
@@ -70,8 +80,10 @@ struct SearchResult {
 // of checkpoint_every (when samples remain) and once at the end.
 // With `resume` (a state written by a checkpoint of the same search: same optimiser kind,
 // dims and options, same fitness, same batch; the budget may be larger), continues from it
-// and ends exactly where an uninterrupted run would. Throws InputError ("<checkpoint>: ...")
-// for a state that does not fit (another optimiser, another batch, more samples than budget).
+// and ends exactly where an uninterrupted run would. Throws InputError (at
+// options.resume_file) for a state that does not fit (another optimiser, another batch, more
+// samples than budget, a best genome of another length or with genes outside [0, 1]), and at
+// "<flag --budget>" for a budget above kMaxBudget.
 SearchResult run_search(Optimizer& opt, const Evaluator& eval, const Evaluator::Fitness& fitness,
                         const SearchOptions& options, const nlohmann::json* resume = nullptr);
 

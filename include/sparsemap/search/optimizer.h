@@ -36,6 +36,7 @@ class Optimizer {
  public:
   virtual ~Optimizer() = default;
   virtual std::string name() const = 0;  // "ga", "random", "sa", "de", "pso", "cmaes", ...
+  virtual size_t dims() const = 0;       // genes per candidate
   virtual std::vector<Genome> ask(size_t n) = 0;
   virtual void tell(const std::vector<Genome>& xs, const std::vector<double>& fitness) = 0;
   virtual nlohmann::json save() const = 0;
@@ -70,7 +71,8 @@ struct BoOptions {
   std::string kernel = "matern52";  // "matern52" or "rbf"
   double length_scale = 0;          // > 0: fixed; 0: fitted (marginal likelihood over a grid)
   size_t candidates = 2048;         // EI is maximised over this many random + perturbed-best points
-  size_t initial = 0;               // random (or seeded) samples before the GP; 0: max(10, 2 dims)
+  size_t initial =
+      0;  // random (or seeded) samples before the GP; 0: max(10, 2 dims), at most max(10, budget/4)
 };
 
 // Options common to the factory below; each optimiser reads what applies to it.

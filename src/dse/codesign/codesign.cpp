@@ -88,8 +88,14 @@ std::unique_ptr<search::Optimizer> make_codesign_optimizer(
 
 CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
                             const RunOptions& o) {
-  if (o.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive budget");
-  if (o.threads < 1) throw InputError({"<flag --threads>", 0, 0}, "expected at least 1 thread");
+  if (o.budget < 1 || o.budget > search::kMaxBudget)
+    throw InputError({"<flag --budget>", 0, 0}, "expected a budget in [1, " +
+                                                    std::to_string(search::kMaxBudget) +
+                                                    "] samples, found " + std::to_string(o.budget));
+  if (o.threads < 1 || o.threads > search::kMaxThreads)
+    throw InputError({"<flag --threads>", 0, 0},
+                     "expected 1 to " + std::to_string(search::kMaxThreads) + " threads, found " +
+                         std::to_string(o.threads));
   const int64_t budget = o.algo == "bo" ? std::min(o.budget, search::kBoSampleCap) : o.budget;
   size_t batch = 64;
   auto opt = make_codesign_optimizer(space, o.algo, budget, o.seed, o.population, &batch);
@@ -105,6 +111,7 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
   so.batch = batch;
   so.checkpoint_file = o.checkpoint_file;
   so.checkpoint_every = o.checkpoint_every;
+  so.resume_file = o.checkpoint_file;
   so.checkpoint_context = {
       {"kind", "sparsemap-codesign"}, {"algo", o.algo}, {"seed", o.seed}, {"dims", sp.dims()}};
   so.progress = o.progress;

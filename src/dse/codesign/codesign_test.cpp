@@ -181,6 +181,32 @@ TEST(Codesign, KilledAndResumedEqualsUninterrupted) {
   std::filesystem::remove(file);
 }
 
+// Issue 19: a checkpoint whose genome was shortened aborted (codesign_space.cpp assertion).
+TEST(Codesign, ResumeFromAShortenedGenomeIsAnInputError) {
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("codesign_short_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  RunOptions ro;
+  ro.budget = 40;
+  ro.population = 20;
+  ro.checkpoint_file = file;
+  run_codesign(edge_space(), ro);
+  nlohmann::json j = search::read_checkpoint(file);
+  const size_t dims = j["result"]["best"].size();
+  j["result"]["best"].erase(dims - 1);
+  search::write_json_atomic(j, file);
+  ro.resume = true;
+  try {
+    run_codesign(edge_space(), ro);
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              file + ": bad search result: 'best' has " + std::to_string(dims - 1) +
+                  " genes, expected " + std::to_string(dims) + " (a checkpoint of another search)");
+  }
+  std::filesystem::remove(file);
+}
+
 TEST(Codesign, BadOptionsAreInputErrors) {
   EXPECT_THROW(platform("mars"), InputError);
   EXPECT_THROW(parse_buffer_mode("lots"), InputError);

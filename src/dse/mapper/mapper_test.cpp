@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -300,6 +302,81 @@ TEST(ModelMapper, DamagedCheckpointIsInputError) {
   EXPECT_NO_THROW(map_layers(layers, hw, o));
   std::filesystem::remove(ck);
   std::filesystem::remove(ck + ".search");
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Issue 19: a checkpoint whose genome was shortened aborted (map_space.cpp assertion); one with
+// "best": "x" or without a fingerprint printed json.exception text; a directory gave
+// basic_filebuf::underflow. Each is now one InputError naming the file.
+TEST(ModelMapper, BadCheckpointsAndMappingDbsNameTheFile) {
+  const arch::Arch hw = arch::preset("gamma-edge");
+  std::vector<Layer> layers = gemm_layers("resnet18");
+  layers.resize(2);
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("sparsemap_mapper_bad_" + std::to_string(::getpid())))
+                              .string();
+  std::filesystem::create_directories(dir);
+  const std::string ck = dir + "/ck.json";
+  MapperOptions o;
+  o.budget = 40;
+  o.checkpoint_file = ck;
+  map_layers(layers, hw, o);
+  const nlohmann::json good = nlohmann::json::parse(std::ifstream(ck));
+  const size_t dims = good["done"][0]["best"].size();
+  auto resume_with = [&](const nlohmann::json& j) {
+    std::ofstream(ck) << j.dump();
+    MapperOptions r = o;
+    r.resume = true;
+    return error_of([&] { map_layers(layers, hw, r); });
+  };
+  nlohmann::json j = good;
+  j["done"][0]["best"].erase(j["done"][0]["best"].size() - 1);
+  EXPECT_EQ(resume_with(j), ck + ": finished task 0: 'best' has " + std::to_string(dims - 1) +
+                                " genes, expected " + std::to_string(dims) +
+                                " (a checkpoint of another search)");
+  j = good;
+  j["done"][1]["best"] = "x";
+  EXPECT_EQ(resume_with(j), ck + ": finished task 1: expected an array 'best'");
+  j = good;
+  j["done"][0]["samples"] = 41;  // more than the budget
+  EXPECT_EQ(resume_with(j), ck + ": finished task 0: 'samples' = 41 is outside [1, 40]");
+  j = good;
+  j.erase("fingerprint");
+  EXPECT_EQ(resume_with(j), ck + ": the checkpoint has no \"fingerprint\" of its run");
+  std::ofstream(ck) << "{\"kind\": ";
+  MapperOptions r = o;
+  r.resume = true;
+  EXPECT_EQ(error_of([&] { map_layers(layers, hw, r); }),
+            ck + ":1:10: invalid JSON; expected a map checkpoint (written by map --checkpoint)");
+  r.checkpoint_file = dir;  // a directory
+  EXPECT_EQ(error_of([&] { map_layers(layers, hw, r); }),
+            dir + ": cannot read: is a directory, expected a file");
+  EXPECT_EQ(error_of([&] { read_mapping_db(dir); }),
+            dir + ": cannot read: is a directory, expected a file");
+  const std::string db = dir + "/db.json";
+  std::ofstream(db) << R"({"mappings": [{"layer": {"name": "x"}, "levels": []}]})";
+  EXPECT_EQ(
+      error_of([&] { read_mapping_db(db); }),
+      db + ": mapping 0: expected a mapping DB layer: name and kind (strings), dims (9 integers), "
+           "stride, pad and dilation (2 integers each)");
+  // Flags that allocate per sample or are not numbers.
+  MapperOptions big;
+  big.budget = search::kMaxBudget + 1;
+  EXPECT_EQ(error_of([&] { map_layers(layers, hw, big); }),
+            "<flag --budget>: expected a budget in [1, 100000000] samples, found 100000001");
+  MapperOptions nan_rate;
+  nan_rate.mutation_rate = std::nan("");
+  EXPECT_EQ(error_of([&] { map_layers(layers, hw, nan_rate); }),
+            "<flag --mutation-rate>: expected a rate in [0, 1], found nan");
+  std::filesystem::remove_all(dir);
 }
 
 // Warm-start reaches the cold search's quality with fewer samples on ResNet-50.

@@ -12,6 +12,7 @@
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/mapper/gamma_ops.h"
 #include "sparsemap/error.h"
+#include "sparsemap/io/util.h"
 #include "sparsemap/search/mpi.h"
 
 namespace sparsemap::dse::mapper {
@@ -71,9 +72,13 @@ workload::Layer layer_from_json(const json& j, const std::string& file) {
     const auto& d = j.at("dims");
     if (!d.is_array() || d.size() != l.dims.size())
       throw InputError({file, 0, 0}, "expected 9 dims per layer in the mapping DB");
+    int64_t product = 1;
     for (size_t i = 0; i < l.dims.size(); ++i) {
       l.dims[i] = json_int(d[i]);
       if (l.dims[i] < 1) throw InputError({file, 0, 0}, "layer dimensions must be positive");
+      if (__builtin_mul_overflow(product, l.dims[i], &product) || product > (int64_t{1} << 62))
+        throw InputError({file, 0, 0},
+                         "layer '" + l.name + "' is too large: its dimensions multiply past 2^62");
     }
     l.stride = {json_int(j.at("stride").at(0)), json_int(j.at("stride").at(1))};
     l.pad = {json_int(j.at("pad").at(0)), json_int(j.at("pad").at(1))};
@@ -82,20 +87,14 @@ workload::Layer layer_from_json(const json& j, const std::string& file) {
         l.pad.x < 0)
       throw InputError({file, 0, 0}, "bad stride, pad or dilation in the mapping DB");
     return l;
-  } catch (const json::exception& e) {
-    throw InputError({file, 0, 0}, std::string("not a mapping DB layer: ") + e.what());
+  } catch (const json::exception&) {
+    throw InputError({file, 0, 0},
+                     "expected a mapping DB layer: name and kind (strings), dims (9 integers), "
+                     "stride, pad and dilation (2 integers each)");
   }
 }
 
 const std::string kCheckpointKind = "sparsemap-map-checkpoint";
-
-// A genome read from a checkpoint: `dims` genes, each finite and in [0, 1] (decode's domain).
-bool genome_fits(const search::Genome& g, size_t dims) {
-  if (g.size() != dims) return false;
-  for (double x : g)
-    if (!(x >= 0.0 && x <= 1.0)) return false;
-  return true;
-}
 
 // One search of a run: the main search of a distinct layer, its cold twin (warm-start
 // comparison), or a search for one density point alone (regret).
@@ -121,14 +120,41 @@ struct TaskResult {
             {"samples_to_best", samples_to_best},
             {"samples_to_cold", samples_to_cold}};
   }
-  static TaskResult from_json(const json& j) {
+  // A finished task of a checkpoint, checked against its search: `dims` genes in [0, 1] (a
+  // finished search always has a best, feasible or not), counts within [-1, budget]. Throws
+  // InputError at `file`.
+  static TaskResult from_json(const json& j, size_t dims, int64_t budget, const std::string& file,
+                              size_t index) {
+    auto fail = [&](const std::string& what) -> InputError {
+      return InputError({file, 0, 0}, "finished task " + std::to_string(index) + ": " + what);
+    };
+    if (!j.is_object()) throw fail("expected an object");
+    auto count = [&](const char* key, int64_t lo) {
+      if (!j.contains(key) || !j[key].is_number_integer())
+        throw fail(std::string("expected an integer '") + key + "'");
+      const int64_t v = j[key].get<int64_t>();
+      if (v < lo || v > budget)
+        throw fail(std::string("'") + key + "' = " + std::to_string(v) + " is outside [" +
+                   std::to_string(lo) + ", " + std::to_string(budget) + "]");
+      return v;
+    };
     TaskResult r;
-    r.best = j.at("best").get<search::Genome>();
-    r.best_fitness = j.at("best_fitness").get<double>();
-    r.samples = json_int(j.at("samples"));
-    r.samples_to_5pct = json_int(j.at("samples_to_5pct"));
-    r.samples_to_best = json_int(j.at("samples_to_best"));
-    r.samples_to_cold = json_int(j.at("samples_to_cold"));
+    r.samples = count("samples", 1);
+    r.samples_to_5pct = count("samples_to_5pct", -1);
+    r.samples_to_best = count("samples_to_best", -1);
+    r.samples_to_cold = count("samples_to_cold", -1);
+    if (!j.contains("best_fitness") || !j["best_fitness"].is_number())
+      throw fail("expected a number 'best_fitness'");
+    r.best_fitness = j["best_fitness"].get<double>();
+    if (!j.contains("best") || !j["best"].is_array()) throw fail("expected an array 'best'");
+    for (const json& g : j["best"]) {
+      if (!g.is_number() || !(g.get<double>() >= 0.0 && g.get<double>() <= 1.0))
+        throw fail("'best' holds a gene that is not a number in [0, 1]");
+      r.best.push_back(g.get<double>());
+    }
+    if (r.best.size() != dims)
+      throw fail("'best' has " + std::to_string(r.best.size()) + " genes, expected " +
+                 std::to_string(dims) + " (a checkpoint of another search)");
     return r;
   }
 };
@@ -253,29 +279,29 @@ MapSpace::Decoded decoded_from_json(const json& j) {
         d.tile[l][s] = tiles[s];
       }
       d.cluster[l] = json_int(x.at("cluster"));
+      if (d.cluster[l] < 0) throw InputError({"<mapping DB>", 0, 0}, "expected a cluster >= 0");
     }
-  } catch (const json::exception& e) {
-    throw InputError({"<mapping DB>", 0, 0}, std::string("not a mapping: ") + e.what());
+  } catch (const json::exception&) {
+    throw InputError({"<mapping DB>", 0, 0},
+                     "expected levels of parallel (integer), order and tiles (6 integers each) "
+                     "and cluster (integer)");
   }
   return d;
 }
 
 std::vector<DbEntry> read_mapping_db(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError({path, 0, 0}, "cannot read the mapping DB");
-  json j;
-  try {
-    in >> j;
-  } catch (const json::exception&) {
-    throw InputError({path, 0, 0}, "expected a JSON mapping DB (written by map --mapping-db-out)");
-  }
+  const json j = io::read_json(path, "a mapping DB (written by map --mapping-db-out)");
   if (!j.is_object() || !j.contains("mappings") || !j["mappings"].is_array())
     throw InputError({path, 0, 0}, "expected {\"mappings\": [...]} (map --mapping-db-out)");
   std::vector<DbEntry> db;
   for (const json& e : j["mappings"]) {
     if (!e.is_object() || !e.contains("layer") || !e.contains("levels"))
       throw InputError({path, 0, 0}, "expected entries with \"layer\" and \"levels\"");
-    db.push_back({layer_from_json(e["layer"], path), decoded_from_json(e["levels"])});
+    try {
+      db.push_back({layer_from_json(e["layer"], path), decoded_from_json(e["levels"])});
+    } catch (const InputError& err) {  // decoded_from_json knows no file
+      throw InputError({path, 0, 0}, "mapping " + std::to_string(db.size()) + ": " + err.message());
+    }
   }
   return db;
 }
@@ -326,7 +352,17 @@ std::string mapping_text(const mapping::Mapping& m) {
 ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::Arch& arch,
                         const MapperOptions& o) {
   check_algo(o.algo);
-  if (o.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive budget");
+  if (!(o.mutation_rate >= 0.0 && o.mutation_rate <= 1.0))
+    throw InputError({"<flag --mutation-rate>", 0, 0},
+                     "expected a rate in [0, 1], found " + std::to_string(o.mutation_rate));
+  if (o.threads < 1 || o.threads > search::kMaxThreads)
+    throw InputError({"<flag --threads>", 0, 0},
+                     "expected 1 to " + std::to_string(search::kMaxThreads) + " threads, found " +
+                         std::to_string(o.threads));
+  if (o.budget < 1 || o.budget > search::kMaxBudget)
+    throw InputError({"<flag --budget>", 0, 0}, "expected a budget in [1, " +
+                                                    std::to_string(search::kMaxBudget) +
+                                                    "] samples, found " + std::to_string(o.budget));
   ModelOutcome out;
   // Distinct shapes.
   std::vector<const workload::Layer*> uniq;
@@ -380,32 +416,25 @@ ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::
     if (o.checkpoint_file.empty())
       throw InputError({"<flag --resume>", 0, 0}, "expected a checkpoint file");
     const std::string& f = o.checkpoint_file;
-    std::ifstream in(f);
-    if (!in) throw InputError({f, 0, 0}, "cannot read the checkpoint");
-    json j;
-    try {
-      in >> j;
-    } catch (const json::exception&) {
-      throw InputError({f, 0, 0}, "not a sparsemap map checkpoint (bad JSON)");
-    }
-    try {
-      if (!j.is_object() || j.value("kind", "") != kCheckpointKind)
-        throw InputError({f, 0, 0}, "not a sparsemap map checkpoint");
-      if (j.at("fingerprint") != fp)
-        throw InputError({f, 0, 0},
-                         "the checkpoint belongs to another run (model, accelerator or options "
-                         "differ); resume with the same flags");
-      for (const json& t : j.at("done")) done.push_back(TaskResult::from_json(t));
-    } catch (const json::exception&) {
+    const json j = io::read_json(f, "a map checkpoint (written by map --checkpoint)");
+    if (!j.is_object() || !j.contains("kind") || j["kind"] != kCheckpointKind)
       throw InputError({f, 0, 0},
-                       "not a sparsemap map checkpoint (a field is missing or of the "
-                       "wrong type)");
-    }
-    if (done.size() > tasks.size()) throw InputError({f, 0, 0}, "checkpoint has too many tasks");
-    for (size_t t = 0; t < done.size(); ++t)
-      if (!genome_fits(done[t].best, spaces[tasks[t].unique].dims()))
-        throw InputError({f, 0, 0}, "checkpoint task " + std::to_string(t + 1) +
-                                        ": the best genome does not fit this run's map space");
+                       "not a map checkpoint (expected \"kind\": \"" + kCheckpointKind + "\")");
+    if (!j.contains("fingerprint"))
+      throw InputError({f, 0, 0}, "the checkpoint has no \"fingerprint\" of its run");
+    if (j["fingerprint"] != fp)
+      throw InputError({f, 0, 0},
+                       "the checkpoint belongs to another run (model, accelerator or options "
+                       "differ); resume with the same flags");
+    if (!j.contains("done") || !j["done"].is_array())
+      throw InputError({f, 0, 0}, "expected a \"done\" array of finished tasks");
+    if (j["done"].size() > tasks.size())
+      throw InputError({f, 0, 0}, "the checkpoint has " + std::to_string(j["done"].size()) +
+                                      " finished tasks; this run has " +
+                                      std::to_string(tasks.size()));
+    for (const json& t : j["done"])
+      done.push_back(TaskResult::from_json(t, spaces[tasks[done.size()].unique].dims(), budget, f,
+                                           done.size()));
   }
 
   const search::Evaluator eval(o.threads);
@@ -481,6 +510,7 @@ ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::
     so.batch = batch;
     so.checkpoint_file = search_file;
     so.checkpoint_every = o.checkpoint_every;
+    so.resume_file = search_file;
     if (o.progress) {
       const size_t u = k.unique, n = uniq.size();
       so.progress = [&o, u, n, budget](int64_t s, double best) {

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "sparsemap/error.h"
+#include "sparsemap/io/util.h"
 
 namespace sparsemap::ml::data {
 
@@ -83,7 +84,14 @@ Idx read_idx_file(const std::string& path, uint32_t expected_magic, int64_t limi
     if (d > 0) item *= v;
   }
   if (limit > 0 && limit < idx.dims[0]) idx.dims[0] = limit;
-  idx.data.resize(static_cast<size_t>(idx.dims[0] * item));
+  // The declared size, checked before allocating it (dims up to 2^24 each could declare 2^72).
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(idx.dims[0], item, &bytes) ||
+      bytes > static_cast<int64_t>(io::kMaxInputBytes))
+    throw InputError(where, "the IDX header declares more than " +
+                                std::to_string(io::kMaxInputBytes >> 20) +
+                                " MiB of data; expected a Fashion-MNIST file");
+  idx.data.resize(static_cast<size_t>(bytes));
   if (!read_exact(f.get(), idx.data.data(), idx.data.size()))
     throw InputError(where, "truncated IDX data: expected " + std::to_string(idx.dims[0]) +
                                 " items of " + std::to_string(item) + " bytes");

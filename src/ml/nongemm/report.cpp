@@ -67,14 +67,25 @@ std::string table(const std::vector<std::string>& header,
   return os.str();
 }
 
+// `text` broken at spaces into lines of at most `width` characters.
+std::vector<std::string> wrap_lines(const std::string& text, size_t width) {
+  std::vector<std::string> lines(1);
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (!lines.back().empty() && lines.back().size() + 1 + w.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + w;
+  }
+  return lines;
+}
+
 std::string size_text(const ResolvedOptions& r) {
   std::string s = "batch " + std::to_string(r.batch);
   if (r.seq_len > 0) s += ", seq " + std::to_string(r.seq_len);
   if (r.image_h > 0) s += ", image " + std::to_string(r.image_h) + "x" + std::to_string(r.image_w);
   if (r.layers_full > 0 && r.layers_run != r.layers_full)
-    s += ", " + std::to_string(r.layers_run) + " of " + std::to_string(r.layers_full) +
-         " blocks run (scaled)";
-  if (r.tiny) s += ", tiny config";
+    s += ", " + std::to_string(r.layers_run) + "/" + std::to_string(r.layers_full) +
+         " blocks (scaled)";
+  if (r.tiny) s += ", tiny";
   return s;
 }
 
@@ -195,8 +206,8 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
      << statistic_name(p.statistic) << " of the runs); top-level operators "
      << fixed(p.typical_ops_ms(), 2) << " ms (" << fixed(p.coverage_pct()) << "% of wall); "
      << "unnamed operators " << fixed(p.unknown_pct(), 2) << "%\n";
-  os << "BLAS: " << p.blas << " [" << p.blas_env << "]"
-     << (p.reuse_memory ? "; freed memory kept (--reuse-memory)" : "") << "\n\n";
+  os << "BLAS: " << p.blas << " [" << p.blas_env << "]\n"
+     << (p.reuse_memory ? "freed memory kept (--reuse-memory)\n" : "") << "\n";
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"GEMM", fixed(s.gemm_ms, 3), fixed(s.gemm_pct())});
   rows.push_back({"  attention", fixed(s.attention_ms, 3), fixed(s.pct(s.attention_ms))});
@@ -237,7 +248,7 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
        << table({"GEMMs", "total ms", "GEMM %", "NonGEMM %", "largest NonGEMM"}, rows);
     if (hw)
       os << "  " << hw->arch << ": " << hw->shapes << " GEMM shapes under " << hw->dataflow
-         << ", modelled " << fixed(hw->modelled_gemm_ms, 3) << " ms vs measured "
+         << "\n  modelled " << fixed(hw->modelled_gemm_ms, 3) << " ms vs measured "
          << fixed(hw->measured_gemm_ms, 3) << " ms"
          << (hw->failed ? ", " + std::to_string(hw->failed) + " kept at CPU time" : "") << "\n";
   }
@@ -249,12 +260,14 @@ std::string suite_text(const std::vector<Profile>& profiles, const std::vector<d
   SPARSEMAP_ASSERT(hw.empty() || hw.size() == profiles.size());
   std::vector<std::string> header = {"model",  "sizes",     "wall ms",
                                      "GEMM %", "NonGEMM %", "largest NonGEMM"};
-  for (double f : speedups) header.push_back("NonGEMM % @x" + fixed(f, 0));
+  // Narrow headers (the table fits 120 columns with a few speedups): "NG %" is NonGEMM %, and
+  // the accelerator is named under the table.
+  for (double f : speedups) header.push_back("NG % @x" + fixed(f, 0));
   if (!hw.empty()) {
-    header.push_back("NonGEMM % @" + hw[0].arch);
-    header.push_back("GEMM speedup @" + hw[0].arch);
+    header.push_back("NG % @hw");
+    header.push_back("GEMM x @hw");
   }
-  header.push_back("coverage %");
+  header.push_back("cover %");
   header.push_back("unnamed %");
   std::vector<std::vector<std::string>> rows;
   for (const Profile& p : profiles) {
@@ -275,7 +288,14 @@ std::string suite_text(const std::vector<Profile>& profiles, const std::vector<d
   }
   // The reference range: NonGEMM Bench (Karami, Kao, Kwon, ISPASS 2025), average NonGEMM share
   // of latency per platform across its models.
-  return table(header, rows) +
+  std::string notes = "NG %: NonGEMM share of operator time";
+  if (!speedups.empty()) notes += "; @xF: with GEMMs F times faster";
+  if (!hw.empty())
+    notes += "; @hw: GEMMs at the cost model's runtime on " + hw[0].arch +
+             " (GEMM x: measured / modelled GEMM time)";
+  std::string out = table(header, rows);
+  for (const std::string& l : wrap_lines(notes, 118)) out += l + "\n";
+  return out +
          "paper (NonGEMM Bench, ISPASS 2025): NonGEMM 11.3% to 73.6% of latency on average "
          "across platforms\n";
 }
@@ -324,11 +344,12 @@ void check_plot_path(const std::string& plot_path) {
 }
 
 void write_group_plot(const std::vector<Profile>& profiles, const std::vector<double>& speedups,
-                      const std::string& plot_path) {
+                      const std::string& plot_path, const std::vector<HwHorizon>& hw) {
+  SPARSEMAP_ASSERT(hw.empty() || hw.size() == profiles.size());
   check_plot_path(plot_path);
-  const size_t dot = plot_path.find_last_of('.');
-  const std::string stem = plot_path.substr(0, dot);
-  const std::string csv = stem + ".csv", script = stem + ".gp";
+  // Named after the whole plot path (groups.png -> groups.png.csv), as every --plot does, so
+  // that a plot never overwrites a user's groups.csv.
+  const std::string csv = plot_path + ".csv", script = plot_path + ".gp";
   {
     std::ofstream out(csv);
     out << "bar,gemm";
@@ -336,13 +357,17 @@ void write_group_plot(const std::vector<Profile>& profiles, const std::vector<do
     out << "\n";
     std::vector<double> factors = {1.0};
     for (double f : speedups) factors.push_back(f);
-    for (const Profile& p : profiles)
-      for (double f : factors) {
-        const Split s = split_profile(p, f);
-        out << p.run.model << (f == 1.0 ? "" : " x" + fixed(f, 0)) << "," << s.gemm_pct();
-        for (const auto& g : nongemm_groups()) out << "," << s.pct(s.group_ms.at(g));
-        out << "\n";
-      }
+    auto bar = [&](const std::string& name, const Split& s) {
+      out << name << "," << s.gemm_pct();
+      for (const auto& g : nongemm_groups()) out << "," << s.pct(s.group_ms.at(g));
+      out << "\n";
+    };
+    for (size_t i = 0; i < profiles.size(); ++i) {
+      const Profile& p = profiles[i];
+      for (double f : factors)
+        bar(p.run.model + (f == 1.0 ? "" : " x" + fixed(f, 0)), split_profile(p, f));
+      if (!hw.empty()) bar(p.run.model + " @" + hw[i].arch, hw[i].split);  // the --hw horizon
+    }
     if (!out) throw InputError({csv, 0, 0}, "cannot write the plot data");
   }
   std::ostringstream out;

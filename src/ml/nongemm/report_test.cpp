@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/dataflows.h"
@@ -134,8 +135,30 @@ TEST(Report, HwHorizonUsesTheCostModel) {
   EXPECT_GT(j["hw"]["gemm_speedup"].get<double>(), 0);
   // The suite table's accelerator columns: NonGEMM share and measured/modelled GEMM time.
   const std::string table = suite_text({p}, {10}, {h});
-  EXPECT_NE(table.find("NonGEMM % @maestro-example"), std::string::npos) << table;
+  EXPECT_NE(table.find("NG % @hw"), std::string::npos) << table;
+  EXPECT_NE(table.find("maestro-example"), std::string::npos) << table;
   EXPECT_NE(table.find(fmt_pct(h.split.nongemm_pct())), std::string::npos) << table;
+}
+
+// With --hw, the plot has the accelerator's horizon bar too (one per model), as the table does.
+TEST(Report, PlotHasTheHwHorizonBar) {
+  Profile p = sample();
+  p.gemm_calls = {{"aten::linear", workload::gemm("aten::linear", 128, 768, 768), 10, 50}};
+  const HwHorizon h = hw_horizon(p, "maestro-example", "kcp_ws");
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("nongemm_hw_plot_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  try {
+    write_group_plot({p}, {10}, (dir / "groups.svg").string(), {h});
+  } catch (const InputError&) {  // no gnuplot here: the data is written first all the same
+  }
+  std::ifstream in(dir / "groups.svg.csv");  // named after the whole plot path
+  std::vector<std::string> bars;
+  for (std::string line; std::getline(in, line);) bars.push_back(line.substr(0, line.find(',')));
+  std::filesystem::remove_all(dir);
+  const std::string model = p.run.model;
+  EXPECT_EQ(bars,
+            (std::vector<std::string>{"bar", model, model + " x10", model + " @maestro-example"}));
 }
 
 TEST(Report, ChromeTrace) {
@@ -163,11 +186,14 @@ TEST(Report, PlotWritesDataAndFailsClearlyWithoutGnuplot) {
     write_group_plot({sample()}, {10}, svg);
     ADD_FAILURE() << "expected an InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("gnuplot is not on PATH"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find(
+                  "gnuplot is not installed (Debian gnuplot-nox); the data is in "),
+              std::string::npos);
   }
   setenv("PATH", saved.c_str(), 1);
-  EXPECT_TRUE(std::filesystem::exists(dir / "groups.csv"));
-  EXPECT_TRUE(std::filesystem::exists(dir / "groups.gp"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "groups.svg.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "groups.svg.gp"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "groups.csv"));  // never the plot's stem
   if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
     write_group_plot({sample()}, {10}, svg);
     EXPECT_GT(std::filesystem::file_size(svg), 1000u);

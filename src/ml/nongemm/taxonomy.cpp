@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sparsemap/error.h"
+#include "sparsemap/io/util.h"
 
 namespace sparsemap::ml::nongemm {
 
@@ -95,11 +96,7 @@ Taxonomy Taxonomy::parse(std::string_view json_text, const std::string& source) 
 }
 
 Taxonomy Taxonomy::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot read the taxonomy file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  return parse(io::read_file(path), path);  // bounded; a directory says so
 }
 
 const Taxonomy& Taxonomy::builtin() {

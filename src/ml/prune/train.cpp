@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <thread>
 
 #include "sparsemap/error.h"
 #include "sparsemap/ml/data/tensors.h"
@@ -233,7 +234,14 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
 }
 
 void set_compute_threads(int threads) {
-  if (threads <= 0) return;
+  // More threads than the machine has hardware threads only adds contention (10,000 would start
+  // that many OpenMP and OpenBLAS workers): refused, with the bound in the message.
+  const int most = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (threads < 0 || threads > most)
+    throw InputError({"<flag --threads>", 0, 0},
+                     "expected 0 (all cores) to " + std::to_string(most) +
+                         " (this machine's hardware threads), found " + std::to_string(threads));
+  if (threads == 0) return;
   torch::set_num_threads(threads);
   using SetThreads = void (*)(int);
   if (auto* f = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))

@@ -57,11 +57,11 @@ RecipeKind parse_recipe(const std::string& text) {
                        "sdgf-fine");
 }
 
-NmRatio parse_nm(const std::string& text) {
+NmRatio parse_nm(const std::string& text, const std::string& flag) {
   const size_t colon = text.find(':');
   auto bad = [&] {
-    return InputError({"<flag --nm>", 0, 0},
-                      "'" + text + "': expected N:M with 1 <= N <= M <= 255 (e.g. 2:4, 1:16)");
+    return InputError({flag, 0, 0}, quote_input(text) +
+                                        ": expected N:M with 1 <= N <= M <= 255 (e.g. 2:4, 1:16)");
   };
   if (colon == std::string::npos || colon == 0 || colon + 1 >= text.size() || text.size() > 9)
     throw bad();

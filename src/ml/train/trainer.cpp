@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <random>
 
@@ -37,6 +40,25 @@ std::string fmt(const char* f, double v) {
 
 [[noreturn]] void fail(const std::string& where, const std::string& why) {
   throw InputError({where, 0, 0}, why);
+}
+
+// Fails before any training unless `path` can be written: its folder exists and PATH.tmp (what
+// a checkpoint is written to first) can be created there; a directory at `path` is refused.
+void check_writable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    fail(path, "cannot write the checkpoint: is a directory, expected a file name");
+  const std::string tmp = path + ".tmp";
+  const bool existed = std::filesystem::exists(tmp, ec);
+  errno = 0;
+  std::FILE* f = std::fopen(tmp.c_str(), "ab");
+  if (!f) {
+    const int err = errno;
+    fail(path, std::string("cannot write the checkpoint: ") +
+                   (err ? std::strerror(err) : "cannot create a file there"));
+  }
+  std::fclose(f);
+  if (!existed) std::filesystem::remove(tmp, ec);
 }
 
 std::string canonical(std::string s) {
@@ -194,9 +216,12 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
   if (!gpt && model_name != "vit-tiny")
     fail("<flag --model>", "unknown model '" + o.model + "'; expected vit-tiny or char-gpt");
   if (o.epochs < 1 || o.epochs > 100000) fail("<flag --epochs>", "must be in [1, 100000]");
-  if (o.steps < 0 || o.batch < 0 || o.eval_every < 0 || o.stop_after < 0)
-    fail("<flag --steps>", "steps, batch and eval-every must be >= 0");
-  if (o.threads < 0) fail("<flag --threads>", "must be >= 0");
+  if (o.steps < 0) fail("<flag --steps>", "expected steps >= 0 (0: --epochs)");
+  if (o.batch < 0 || o.batch > 65536)
+    fail("<flag --batch>", "expected a batch in [0, 65536] (0: the model's)");
+  if (o.eval_every < 0) fail("<flag --eval-every>", "expected eval-every >= 0");
+  if (o.stop_after < 0) fail("<option stop_after>", "expected stop_after >= 0");
+  if (!o.checkpoint.empty()) check_writable(o.checkpoint);
   if (!(o.lr >= 0) || !(o.weight_decay >= 0))
     fail("<flag --lr>", "lr and weight decay must be >= 0");
   o.recipe.validate();
@@ -233,8 +258,9 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
   std::vector<Group> groups;
   const Plan dense_plan(Recipe{RecipeKind::Dense, o.recipe.nm, 0, 0, 0, 0, {}}, total);
   if (o.recipe.sparse()) {
-    const NmRatio attn = o.nm_attention.empty() ? o.recipe.nm : parse_nm(o.nm_attention);
-    const NmRatio mlp = o.nm_mlp.empty() ? o.recipe.nm : parse_nm(o.nm_mlp);
+    const NmRatio attn =
+        o.nm_attention.empty() ? o.recipe.nm : parse_nm(o.nm_attention, "<flag --nm-attention>");
+    const NmRatio mlp = o.nm_mlp.empty() ? o.recipe.nm : parse_nm(o.nm_mlp, "<flag --nm-mlp>");
     std::vector<std::pair<std::string, NmRatio>> spec;
     if (attn == mlp)
       spec = {{"all", attn}};
@@ -391,6 +417,8 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
     return lr * 0.5 * (1.0 + std::cos(kPi * p));
   };
 
+  double loss_sum = 0;  // training loss summed since the last evaluation
+  int64_t loss_count = 0;
   auto save_checkpoint = [&](int64_t step) {
     if (o.checkpoint.empty()) return;
     torch::serialize::OutputArchive ar;
@@ -400,6 +428,17 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
     ar.write("optimizer", optim);
     ar.write("step", c10::IValue(step));
     ar.write("frozen", c10::IValue(frozen()));
+    // The evaluations so far (step, train loss, metric, elapsed s per row) and the loss of the
+    // interval in progress: a resumed run reports the whole history, even one resumed at its end.
+    torch::Tensor hist = torch::zeros({static_cast<int64_t>(r.history.size()), 4}, torch::kDouble);
+    for (size_t i = 0; i < r.history.size(); ++i) {
+      const EvalPoint& e = r.history[i];
+      hist[static_cast<int64_t>(i)] = torch::tensor(
+          {static_cast<double>(e.step), e.train_loss, e.metric, e.elapsed_s}, torch::kDouble);
+    }
+    ar.write("history", hist);
+    ar.write("loss_sum", c10::IValue(loss_sum));
+    ar.write("loss_count", c10::IValue(loss_count));
     ar.write("signature", c10::IValue(r.model + "/" + r.recipe + "/" + r.nm + "/" +
                                       std::to_string(total) + "/" + std::to_string(r.params)));
     if (frozen())
@@ -408,7 +447,11 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
           ar.write("mask." + std::to_string(gi) + "." + std::to_string(i),
                    groups[gi].updater->layers()[i].mask);
     const std::string tmp = o.checkpoint + ".tmp";
-    ar.save_to(tmp);
+    try {
+      ar.save_to(tmp);
+    } catch (const std::exception&) {  // libtorch's message is a multi-line stack trace
+      fail(o.checkpoint, "cannot write the checkpoint (" + tmp + ")");
+    }
     if (std::rename(tmp.c_str(), o.checkpoint.c_str()) != 0)
       fail(o.checkpoint, "cannot write the checkpoint");
   };
@@ -416,24 +459,37 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
   int64_t step = 0;
   if (!o.resume.empty()) {
     torch::serialize::InputArchive ar;
+    std::error_code ec;
+    if (std::filesystem::is_directory(o.resume, ec))
+      fail(o.resume, "cannot read: is a directory, expected a train checkpoint");
     try {
       ar.load_from(o.resume);
     } catch (const std::exception&) {
-      fail(o.resume, "cannot read the checkpoint");
+      fail(o.resume, "cannot read the checkpoint (missing, or not a libtorch archive)");
     }
     c10::IValue sig, st, fr;
     if (!ar.try_read("signature", sig) || !ar.try_read("step", st) || !ar.try_read("frozen", fr))
       fail(o.resume, "not a sparsemap train checkpoint");
     const std::string want = r.model + "/" + r.recipe + "/" + r.nm + "/" + std::to_string(total) +
                              "/" + std::to_string(r.params);
+    if (!sig.isString() || !st.isInt() || !fr.isBool())
+      fail(o.resume,
+           "not a sparsemap train checkpoint (signature, step or frozen of a wrong type)");
     if (sig.toStringRef() != want)
       fail(o.resume, "the checkpoint is of another run (" + sig.toStringRef() + ", this one is " +
                          want + ")");
-    net->load(ar);
-    torch::serialize::InputArchive optim;
-    ar.read("optimizer", optim);
-    opt.load(optim);
+    try {
+      net->load(ar);
+      torch::serialize::InputArchive optim;
+      ar.read("optimizer", optim);
+      opt.load(optim);
+    } catch (const std::exception&) {
+      fail(o.resume, "the checkpoint's weights or optimizer state do not fit this model");
+    }
     step = st.toInt();
+    if (step < 0 || step > total)
+      fail(o.resume, "the checkpoint's step " + std::to_string(step) + " is outside [0, " +
+                         std::to_string(total) + "]");
     if (fr.toBool())
       for (size_t gi = 0; gi < groups.size(); ++gi) {
         std::vector<torch::Tensor> masks(groups[gi].updater->layers().size());
@@ -443,13 +499,29 @@ TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
         groups[gi].current = groups[gi].plan->recipe().nm;
         groups[gi].updater->freeze_with(masks);
       }
+    c10::IValue ls, lc;
+    torch::Tensor hist;
+    if (ar.try_read("loss_sum", ls) && ar.try_read("loss_count", lc)) {
+      loss_sum = ls.toDouble();
+      loss_count = lc.toInt();
+    }
+    if (ar.try_read("history", hist) && hist.dim() == 2 && hist.size(1) == 4) {
+      const torch::Tensor h = hist.to(torch::kDouble).contiguous();
+      for (int64_t i = 0; i < h.size(0); ++i) {
+        EvalPoint e;
+        e.step = static_cast<int64_t>(h[i][0].item<double>());
+        e.train_loss = h[i][1].item<double>();
+        e.metric = h[i][2].item<double>();
+        e.elapsed_s = h[i][3].item<double>();
+        if (e.step < total) r.history.push_back(e);  // the final point is measured again below
+      }
+    }
     r.resumed = true;
     r.resumed_from = step;
   }
 
   const bool tty = isatty(fileno(stderr));
-  double train_s = 0, loss_sum = 0;
-  int64_t loss_count = 0;
+  double train_s = 0;
   torch::Tensor x, y;
   for (; step < total; ++step) {
     if (o.stop_after > 0 && step >= o.stop_after) break;

@@ -173,8 +173,39 @@ TEST(Train, ResumedRunEqualsAnUninterruptedOne) {
       EXPECT_TRUE(resumed.final_params == whole.final_params)
           << recipe_name(k) << " stopped at " << stop;  // bitwise
       EXPECT_EQ(resumed.metric, whole.metric);
+      // The loss of the interval in progress and the evaluations before the stop are kept.
+      EXPECT_EQ(resumed.train_loss, whole.train_loss);
+      ASSERT_EQ(resumed.history.size(), whole.history.size());
+      for (size_t i = 0; i < whole.history.size(); ++i) {
+        EXPECT_EQ(resumed.history[i].step, whole.history[i].step);
+        EXPECT_EQ(resumed.history[i].train_loss, whole.history[i].train_loss);
+        EXPECT_EQ(resumed.history[i].metric, whole.history[i].metric);
+      }
       std::remove(ck.c_str());
     }
+  }
+}
+
+// Resuming a run that already finished trains nothing and reports what the run ended with:
+// its train loss (not 0) and its whole evaluation history.
+TEST(Train, ResumingAFinishedRunReportsItsLossAndHistory) {
+  const std::string ck = ::testing::TempDir() + "/train_resume_finished.pt";
+  TrainOptions o = tiny("vit-tiny", RecipeKind::SrSte, {2, 4});
+  o.checkpoint = ck;
+  const TrainResult whole = train(o);
+  TrainOptions again = tiny("vit-tiny", RecipeKind::SrSte, {2, 4});
+  again.resume = ck;
+  const TrainResult r = train(again);
+  std::remove(ck.c_str());
+  EXPECT_EQ(r.resumed_from, 30);
+  EXPECT_GT(whole.train_loss, 0.0);
+  EXPECT_EQ(r.train_loss, whole.train_loss);
+  EXPECT_EQ(r.metric, whole.metric);
+  ASSERT_EQ(r.history.size(), whole.history.size());  // evaluations at 10, 20 and the end
+  EXPECT_EQ(r.history.size(), 3u);
+  for (size_t i = 0; i < whole.history.size(); ++i) {
+    EXPECT_EQ(r.history[i].step, whole.history[i].step);
+    EXPECT_EQ(r.history[i].train_loss, whole.history[i].train_loss);
   }
 }
 

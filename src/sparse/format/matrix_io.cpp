@@ -69,7 +69,7 @@ struct MtxData {
 };
 
 MtxData parse_mtx_data(const std::string& text, const std::string& name) {
-  std::istringstream in(text);
+  std::istringstream in(std::string(io::without_bom(text)));
   std::string line;
   int lineno = 0;
   auto fail = [&](const std::string& msg) -> InputError {

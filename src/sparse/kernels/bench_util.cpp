@@ -114,10 +114,8 @@ std::string busy_machine_warning() {
   if (!(in >> load)) return "";
   const unsigned cpus = std::thread::hardware_concurrency();
   if (cpus == 0 || load <= static_cast<double>(cpus)) return "";
-  return "the machine is busy (load " + std::to_string(load).substr(0, 4) + " on " +
-         std::to_string(cpus) +
-         " CPUs): multi-threaded timings will be noisy and unfair; measure on a quiet machine "
-         "or under `chrt -f 1`";
+  return "busy machine (load " + std::to_string(load).substr(0, 4) + ", " + std::to_string(cpus) +
+         " CPUs): noisy timings; measure when it is quiet or under `chrt -f 1`";
 }
 
 DenseMatrix random_normal(int64_t rows, int64_t cols, uint64_t seed) {

@@ -37,6 +37,17 @@ std::string openblas_core_name() {
   return s ? s : "";
 }
 
+std::string openblas_best_core() {
+  const Isa isa = detected_isa();
+  if (isa == Isa::Avx512) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_cpu_supports("avx512bf16")) return "Cooperlake";
+#endif
+    return "SkylakeX";
+  }
+  return isa == Isa::Avx2 ? "Haswell" : "";
+}
+
 std::string openblas_config() {
   const char* s = openblas_get_config();
   return s ? s : "";

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -173,6 +174,29 @@ TEST(Spmm, DenseKernelIsOpenBlas) {
   spmm_dense(a, b.view(), c.view(), {1, Isa::Auto});
   expect_close(c, ref, 1e-5, "dense");
   EXPECT_FALSE(openblas_core_name().empty());
+}
+
+// The kernel advised for the dense baseline follows the CPU's flags as /proc/cpuinfo lists
+// them: Cooperlake where avx512_bf16 is present (SkylakeX there would be the wrong advice).
+TEST(Spmm, BestOpenBlasKernelFollowsTheCpuFlags) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, flags;
+  while (std::getline(in, line))
+    if (line.rfind("flags", 0) == 0) {
+      flags = " " + line.substr(line.find(':') + 1) + " ";
+      break;
+    }
+  if (flags.empty()) GTEST_SKIP() << "no /proc/cpuinfo flags on this system";
+  auto has = [&](const char* f) {
+    return flags.find(" " + std::string(f) + " ") != std::string::npos;
+  };
+  const std::string best = openblas_best_core();
+  if (detected_isa() == Isa::Avx512)
+    EXPECT_EQ(best, has("avx512_bf16") ? "Cooperlake" : "SkylakeX");
+  else if (detected_isa() == Isa::Avx2)
+    EXPECT_EQ(best, "Haswell");
+  else
+    EXPECT_EQ(best, "");
 }
 
 }  // namespace

@@ -67,12 +67,14 @@ std::string suite_text(const std::vector<Profile>& profiles, const std::vector<d
 // load it in chrome://tracing or Perfetto.
 nlohmann::json chrome_trace(const Profile& p);
 
-// A stacked-bar plot, one bar per (model, speedup) with the groups stacked in percent. Writes
-// the data next to `plot_path` (same stem, .csv) and the gnuplot script (.gp), then renders
+// A stacked-bar plot, one bar per (model, speedup), and per model on `hw` (one horizon per
+// profile, as suite_text takes them; empty: none), with the groups stacked in percent. Writes
+// the data next to `plot_path` as PLOT.csv and the gnuplot script as PLOT.gp (the plot's whole
+// name: out.png -> out.png.csv, never out.csv), replacing them if present, then renders
 // PNG or SVG by the extension. Throws InputError for another extension, an unwritable file,
 // or when gnuplot is not on PATH (the .csv is written first and stays).
 void write_group_plot(const std::vector<Profile>& profiles, const std::vector<double>& speedups,
-                      const std::string& plot_path);
+                      const std::string& plot_path, const std::vector<HwHorizon>& hw = {});
 // The extension check of write_group_plot alone (for a command to fail before a long run).
 void check_plot_path(const std::string& plot_path);
 

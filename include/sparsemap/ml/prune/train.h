@@ -130,7 +130,8 @@ struct OverheadRow {
 
 // Sets libtorch's intra-op threads and, when libtorch's GEMMs run on OpenBLAS (Debian's
 // libtorch), OpenBLAS's own thread pool, whose idle workers otherwise spin on the other cores
-// (sched_yield) and skew timings on a busy machine. threads <= 0: no change.
+// (sched_yield) and skew timings on a busy machine. threads 0: no change. InputError at
+// "<flag --threads>" below 0 or above the machine's hardware threads.
 void set_compute_threads(int threads);
 
 // Measures every algorithm of `o.algorithms`. Throws InputError on bad options or data.

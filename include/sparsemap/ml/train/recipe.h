@@ -44,7 +44,7 @@ struct NmRatio {
   std::string str() const { return std::to_string(n) + ":" + std::to_string(m); }
 };
 // "N:M" with 1 <= N <= M <= 255. Throws InputError (file "<flag --nm>").
-NmRatio parse_nm(const std::string& text);
+NmRatio parse_nm(const std::string& text, const std::string& flag = "<flag --nm>");
 
 struct Recipe {
   RecipeKind kind = RecipeKind::SrSte;

@@ -57,6 +57,10 @@ void spmm_ref(const AnySparse& a, ConstMatrixView b, MatrixView c);
 void sgemm_openblas(ConstMatrixView a, ConstMatrixView b, MatrixView c, int threads);
 // OpenBLAS's kernel name for this CPU ("Haswell", "SkylakeX", ...) and its build config.
 std::string openblas_core_name();
+// The OpenBLAS kernel (OPENBLAS_CORETYPE value) that suits this CPU's flags: "Cooperlake" with
+// avx512_bf16, "SkylakeX" with AVX-512 (detected_isa), "Haswell" with AVX2, else "" (none
+// better than what OpenBLAS detects).
+std::string openblas_best_core();
 std::string openblas_config();
 
 }  // namespace sparsemap::sparse

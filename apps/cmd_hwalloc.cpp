@@ -1,0 +1,412 @@
+// `sparsemap hwalloc`: ConfuciuX-style hardware resource assignment (per-layer PEs and buffer
+// level under an area or power budget): REINFORCE + GA fine-tuning, and baselines at equal
+// cost-model calls.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "sparsemap/dse/hwalloc/hwalloc.h"
+#include "sparsemap/dse/hwalloc/methods.h"
+#include "sparsemap/error.h"
+#include "sparsemap/io/confuciux_csv.h"
+#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/search/driver.h"
+#ifdef SPARSEMAP_HAVE_TORCH
+#include "sparsemap/ml/hwalloc/policy.h"
+#endif
+
+namespace sparsemap::cli {
+namespace {
+
+namespace hw = dse::hwalloc;
+using nlohmann::json;
+
+struct HwallocArgs {
+  std::string model, dataflow = "dla", platform = "cloud", constraint = "area",
+                     objective = "latency", method = "confuciux", deployment = "pipelined",
+                     edges = "padded";
+  double fraction = -1;
+  int64_t budget = 10000;
+  uint64_t seed = 1;
+  double rl_fraction = 0.5;
+  int64_t checkpoint_every = 20;
+  int64_t episodes = 300;   // RL episode cap (0: none); tuned on ResNet-18/dla (docs)
+  int64_t max_designs = 0;  // designs cap (0: 2 x budget)
+  int64_t rl_stall = 100;   // RL stops after this many episodes without progress
+  int64_t stall = 2000;     // GA / baselines stop after this many designs without progress
+  std::string checkpoint, resume, json, plot;
+  bool quiet = false;
+};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The run's identity: a checkpoint only resumes the same run.
+std::string signature(const HwallocArgs& a, double fraction) {
+  std::ostringstream s;
+  s << a.model << "/" << a.dataflow << "/" << fraction << "/" << a.constraint << "/" << a.objective
+    << "/" << a.method << "/" << a.deployment << "/" << a.edges << "/" << a.budget << "/" << a.seed
+    << "/" << a.rl_fraction << "/" << a.episodes << "/" << a.rl_stall << "/" << a.stall << "/"
+    << a.max_designs;
+  return s.str();
+}
+
+// Everything a resumed run needs, written atomically as CBOR (the policy state is binary).
+struct RunState {
+  std::string phase = "start";  // start | rl | ga | baseline | done
+  hw::Tracker tracker;
+  int64_t designs = 0;
+  std::string rng;  // std::mt19937_64 state
+  json extra;       // env worst, GA population, optimiser state
+  std::string policy;
+};
+
+void write_state(const std::string& path, const std::string& sig, const RunState& s,
+                 const hw::Problem& p) {
+  json log = json::array();
+  for (const auto& st : p.state_log()) log.push_back(st);
+  json j = {{"signature", sig},
+            {"phase", s.phase},
+            {"tracker", s.tracker.to_json()},
+            {"designs", s.designs},
+            {"rng", s.rng},
+            {"extra", s.extra},
+            {"states", log},
+            {"policy", json::binary(std::vector<uint8_t>(s.policy.begin(), s.policy.end()))}};
+  const std::vector<uint8_t> bytes = json::to_cbor(j);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    if (!out) throw InputError({path, 0, 0}, "cannot write the checkpoint");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw InputError({path, 0, 0}, "cannot write the checkpoint");
+}
+
+RunState read_state(const std::string& path, const std::string& sig, hw::Problem& p) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0, 0}, "cannot read the checkpoint");
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+  RunState s;
+  try {
+    const json j = json::from_cbor(bytes);
+    if (j.at("signature").get<std::string>() != sig)
+      throw InputError({path, 0, 0}, "the checkpoint is of another run (" +
+                                         j.at("signature").get<std::string>() + ")");
+    std::vector<std::array<int64_t, 4>> log;
+    for (const auto& st : j.at("states")) log.push_back(st.get<std::array<int64_t, 4>>());
+    p.replay(log);
+    s.phase = j.at("phase").get<std::string>();
+    s.tracker.from_json(j.at("tracker"));
+    s.designs = j.at("designs").get<int64_t>();
+    s.rng = j.at("rng").get<std::string>();
+    s.extra = j.at("extra");
+    const auto& bin = j.at("policy").get_binary();
+    s.policy.assign(bin.begin(), bin.end());
+  } catch (const json::exception& e) {
+    throw InputError({path, 0, 0}, std::string("not a hwalloc checkpoint: ") + e.what());
+  }
+  return s;
+}
+
+std::string rng_text(const hw::Rng& r) {
+  std::ostringstream s;
+  s << r;
+  return s.str();
+}
+
+// Convergence: best objective so far against cost-model calls, as a step line.
+void write_plot(const std::string& plot, const std::string& title, const hw::Tracker& t,
+                int64_t budget, bool energy) {
+  const std::string data = plot + ".csv";
+  std::ofstream d(data);
+  d << "calls,best\n";
+  for (const auto& [c, v] : t.convergence) d << c << "," << v << "\n";
+  if (!t.convergence.empty()) d << budget << "," << t.convergence.back().second << "\n";
+  d.close();
+  if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
+  std::ostringstream gp;
+  gp << io::gnuplot_header(plot) << "set datafile separator ','\n"
+     << "set title " << io::gnuplot_quote("hwalloc " + title + ": best design so far")
+     << " noenhanced\nset xlabel 'cost-model calls (distinct states)'\nset ylabel "
+     << (energy ? "'energy (nJ)'" : "'latency (cycles)'") << "\nset logscale y\nset grid\n"
+     << "plot " << io::gnuplot_quote(data)
+     << " every ::1 using 1:2 with steps lw 2 title 'best so far'\n";
+  io::render_gnuplot(gp.str(), plot + ".gp", data);
+}
+
+void run_hwalloc(const HwallocArgs& a) {
+  if (!a.plot.empty() && !io::is_plot_path(a.plot))
+    throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file, got '" + a.plot + "'");
+  const double fraction = a.fraction >= 0 ? a.fraction : hw::platform_fraction(a.platform);
+  hw::ProblemOptions po;
+  po.dataflow = a.dataflow;
+  po.objective = hw::parse_objective(a.objective);
+  po.constraint = hw::parse_constraint(a.constraint);
+  po.deployment = hw::parse_deployment(a.deployment);
+  po.edges = hw::parse_edges(a.edges);
+  po.fraction = fraction;
+  if (a.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive call budget");
+  if (!(a.rl_fraction > 0 && a.rl_fraction <= 1))
+    throw InputError({"<flag --rl-fraction>", 0, 0}, "expected a fraction in (0, 1]");
+  static const std::vector<std::string> kMethods = {"confuciux", "rl", "a2c",   "ga",
+                                                    "sa",        "bo", "random"};
+  if (std::find(kMethods.begin(), kMethods.end(), a.method) == kMethods.end())
+    throw InputError({"<flag --method>", 0, 0},
+                     "expected confuciux|rl|a2c|ga|sa|bo|random, got '" + a.method + "'");
+  const bool rl_method = a.method == "confuciux" || a.method == "rl" || a.method == "a2c";
+#ifndef SPARSEMAP_HAVE_TORCH
+  if (rl_method)
+    throw InputError({"<flag --method>", 0, 0},
+                     "the RL methods need libtorch (this sparsemap was built without it)");
+#endif
+  const workload::Model model =
+      ends_with(a.model, ".csv") ? io::read_confuciux_csv(a.model) : load_model(a.model, {});
+  const auto t0 = std::chrono::steady_clock::now();
+  hw::Problem problem(model, po);
+  const std::string sig = signature(a, fraction);
+  hw::Budget budget;
+  budget.calls = a.budget;
+  budget.stall = a.stall;
+  budget.max_designs = a.max_designs;
+  RunState st;
+  hw::Rng rng(a.seed);
+  if (!a.resume.empty()) {
+    st = read_state(a.resume, sig, problem);
+    std::istringstream in(st.rng);
+    in >> rng;
+  }
+  st.tracker.clock = [t0]() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+
+  const bool bar = !a.quiet && isatty(2);
+  auto save = [&](const std::string& phase) {
+    if (a.checkpoint.empty()) return;
+    st.phase = phase;
+    st.rng = rng_text(rng);
+    write_state(a.checkpoint, sig, st, problem);
+  };
+  auto progress = [&](const char* what, int64_t step) {
+    if (!bar) return;
+    std::fprintf(stderr, "\r%s %lld  calls %lld/%lld  best %s        ", what,
+                 static_cast<long long>(step), static_cast<long long>(problem.calls()),
+                 static_cast<long long>(a.budget),
+                 st.tracker.has_best
+                     ? with_commas(static_cast<int64_t>(st.tracker.best_cost.objective)).c_str()
+                     : "none");
+    std::fflush(stderr);
+  };
+  std::string note;
+  int64_t episodes = 0, generations = 0;
+
+  if (rl_method) {
+#ifdef SPARSEMAP_HAVE_TORCH
+    ml::hwalloc::PolicyOptions popt;
+    popt.algorithm = a.method == "a2c" ? "a2c" : "reinforce";
+    hw::RlEnv env(problem);
+    ml::hwalloc::Agent agent(env.state_size(), problem.actions_per_layer(), popt, a.seed);
+    if (!st.policy.empty()) agent.load(st.policy);
+    if (st.extra.contains("worst")) env.set_worst(st.extra["worst"].get<double>());
+    hw::Budget rl_budget = budget;
+    if (a.method == "confuciux")
+      rl_budget.calls =
+          std::max<int64_t>(1, static_cast<int64_t>(a.rl_fraction * double(a.budget)));
+    if (st.phase == "start" || st.phase == "rl") {
+      hw::StallCounter stall;
+      while (problem.calls() < rl_budget.calls && st.designs < rl_budget.designs_limit() &&
+             (a.episodes <= 0 || agent.episodes() < a.episodes)) {
+        const bool ok = agent.episode(env, rng);
+        ++st.designs;
+        if (ok) st.tracker.offer(env.design(), env.design_cost(), problem.calls());
+        rl_budget.stall = a.rl_stall;
+        if (stall.update(problem.calls(), st.tracker, rl_budget)) break;
+        progress("episode", agent.episodes());
+        if (!a.checkpoint.empty() && agent.episodes() % a.checkpoint_every == 0) {
+          st.policy = agent.save();
+          st.extra = {{"worst", env.worst()}};
+          save("rl");
+        }
+      }
+      st.extra = json::object();
+      st.policy.clear();
+      if (a.method == "confuciux") save("ga");
+    }
+    episodes = agent.episodes();
+    if (a.method == "confuciux") {
+      if (!st.tracker.has_best)
+        note = "no RL episode was feasible: the GA starts from the minimum design";
+      const hw::Design seed_design =
+          st.tracker.has_best ? st.tracker.best : problem.minimum_design();
+      hw::GaState gs;
+      if (st.extra.contains("ga")) gs.from_json(st.extra["ga"]);
+      hw::GaFineTuneOptions go;
+      go.generations = 1 << 30;  // to the budget
+      go.alpha = std::max(0.05, fraction);
+      hw::ga_finetune(problem, seed_design, go, budget, rng, st.tracker, st.designs, gs,
+                      [&](const hw::GaState& s) {
+                        progress("generation", s.generation);
+                        if (!a.checkpoint.empty() && s.generation % a.checkpoint_every == 0) {
+                          st.extra = {{"ga", s.to_json()}};
+                          save("ga");
+                        }
+                      });
+      generations = gs.generation;
+    }
+#endif
+  } else {
+    const json* resume_state = st.extra.contains("optimizer") ? &st.extra["optimizer"] : nullptr;
+    const json copy = resume_state ? *resume_state : json();
+    int64_t batches = 0;
+    hw::run_baseline(
+        problem, a.method, a.seed, budget, st.tracker, st.designs, resume_state ? &copy : nullptr,
+        [&](const json& s) {
+          if (!a.checkpoint.empty() && ++batches % a.checkpoint_every == 0) {
+            st.extra = {{"optimizer", s}};
+            save("baseline");
+          }
+        },
+        [&]() { progress("design", st.designs); });
+  }
+  if (bar) std::fprintf(stderr, "\n");
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  st.extra = json::object();
+  save("done");
+
+  // ---- Report ----
+  const bool energy = po.objective == hw::Objective::Energy;
+  json out = {{"model", model.name},
+              {"method", a.method},
+              {"dataflow", a.dataflow},
+              {"deployment", a.deployment},
+              {"edges", a.edges},
+              {"objective", a.objective},
+              {"seed", a.seed},
+              {"constraint",
+               {{"kind", a.constraint},
+                {"value", problem.budget()},
+                {"fraction", fraction},
+                {"min", problem.min_constraint()},
+                {"max", problem.max_constraint()}}},
+              {"calls", problem.calls()},
+              {"designs", st.designs},
+              {"rl_episodes", episodes},
+              {"ga_generations", generations},
+              {"wall_s", wall_s}};
+  json conv = json::array();
+  for (const auto& [c, v] : st.tracker.convergence) conv.push_back({c, v});
+  out["convergence"] = conv;
+  out["convergence_seconds"] = st.tracker.seconds;  // this process's clock (resets on resume)
+  Table t({"layer", "dims", "dataflow", "pes", "buffer", "latency_cycles", "area"});
+  if (st.tracker.has_best) {
+    const hw::DesignCost& c = st.tracker.best_cost;
+    out["best"] = {{"latency_cycles", c.latency_cycles},
+                   {"energy_nj", c.energy_nj},
+                   {"area", c.area},
+                   {"power_mw", c.power_mw},
+                   {"calls_to_best", st.tracker.calls_to_best},
+                   {"seconds_to_best", st.tracker.seconds_to_best}};
+    json layers = json::array();
+    for (size_t i = 0; i < problem.num_layers(); ++i) {
+      const hw::LayerChoice& ch = st.tracker.best[i];
+      const hw::LayerCost lc = problem.layer_cost(i, ch);
+      layers.push_back({{"name", problem.layer(i).name},
+                        {"pes", ch.pes},
+                        {"buffer_level", ch.k_tile},
+                        {"dataflow", std::string(hw::dataflow_name(ch.dataflow))},
+                        {"latency_cycles", lc.latency_cycles},
+                        {"area", lc.area}});
+      t.add({problem.layer(i).name, layer_dims_text(problem.layer(i)),
+             std::string(hw::dataflow_name(ch.dataflow)), std::to_string(ch.pes),
+             std::to_string(ch.k_tile), with_commas(lc.latency_cycles), fixed(lc.area, 0)});
+    }
+    out["layers"] = layers;
+  } else {
+    out["best"] = nullptr;
+    out["layers"] = json::array();
+    note = "no feasible design found within the budget";
+  }
+  if (!note.empty()) out["note"] = note;
+  if (a.json != "-") {
+    std::printf(
+        "hwalloc %s: %s, %s, %s %s budget %.6g (%.3g of the way from min %.6g to max %.6g)\n",
+        a.method.c_str(), model.name.c_str(), a.dataflow.c_str(), a.deployment.c_str(),
+        a.constraint.c_str(), problem.budget(), fraction, problem.min_constraint(),
+        problem.max_constraint());
+    if (st.tracker.has_best) {
+      std::printf("%s", t.str().c_str());
+      const hw::DesignCost& c = st.tracker.best_cost;
+      std::printf(
+          "best %s %s (latency %s cycles, energy %.4g nJ)\n%s %.6g = %.2f%% of the budget,"
+          " found after %s calls\n",
+          energy ? "energy" : "latency",
+          energy ? fixed(c.energy_nj, 1).c_str() : with_commas(c.latency_cycles).c_str(),
+          with_commas(c.latency_cycles).c_str(), c.energy_nj, a.constraint.c_str(), c.constraint,
+          100 * c.constraint / problem.budget(), with_commas(st.tracker.calls_to_best).c_str());
+    }
+    if (!note.empty()) std::printf("note: %s\n", note.c_str());
+    std::printf("calls %s (distinct cost-model states), designs %s, wall %.2f s\n",
+                with_commas(problem.calls()).c_str(), with_commas(st.designs).c_str(), wall_s);
+  }
+  if (!a.json.empty()) write_json(out, a.json);
+  if (!a.plot.empty())
+    write_plot(a.plot, model.name + " / " + a.method + " / " + a.dataflow, st.tracker, a.budget,
+               energy);
+}
+
+}  // namespace
+
+void register_hwalloc(CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "hwalloc", "ConfuciuX: per-layer PEs and buffer level under an area or power budget");
+  auto a = std::make_shared<HwallocArgs>();
+  sub->add_option("--model", a->model, "zoo model or ConfuciuX model CSV (K,C,Y,X,R,S,T)")
+      ->required();
+  sub->add_option("--dataflow", a->dataflow, "dla|shi|eye|mixed (depthwise layers use dpt)")
+      ->capture_default_str();
+  sub->add_option("--platform", a->platform, "cloud (0.5), iot (0.1), eiot (0.05)")
+      ->capture_default_str();
+  sub->add_option("--fraction", a->fraction, "constraint fraction in [0,1] (overrides --platform)");
+  sub->add_option("--constraint", a->constraint, "area|power")->capture_default_str();
+  sub->add_option("--objective", a->objective, "latency|energy")->capture_default_str();
+  sub->add_option("--deployment", a->deployment, "pipelined (sum over layers)|sequential (max)")
+      ->capture_default_str();
+  sub->add_option("--edges", a->edges, "padded (MAESTRO's numbers)|physical (edge-aware)")
+      ->capture_default_str();
+  sub->add_option("--method", a->method, "confuciux|rl|a2c|ga|sa|bo|random")->capture_default_str();
+  sub->add_option("--budget", a->budget, "cost-model calls (distinct states)")
+      ->capture_default_str();
+  sub->add_option("--seed", a->seed, "seed")->capture_default_str();
+  sub->add_option("--rl-fraction", a->rl_fraction, "confuciux: share of the calls for RL")
+      ->capture_default_str();
+  sub->add_option("--episodes", a->episodes, "RL episode cap (0: none)")->capture_default_str();
+  sub->add_option("--max-designs", a->max_designs,
+                  "designs evaluated at most (RL episodes + GA individuals; 0: 2 x budget)")
+      ->capture_default_str();
+  sub->add_option("--rl-stall", a->rl_stall,
+                  "RL ends after this many episodes without a new state or a better design")
+      ->capture_default_str();
+  sub->add_option("--stall", a->stall,
+                  "GA/baselines end after this many designs without a new state or a better one")
+      ->capture_default_str();
+  sub->add_option("--checkpoint", a->checkpoint, "write the run state to FILE");
+  sub->add_option("--checkpoint-every", a->checkpoint_every,
+                  "episodes / generations / batches between checkpoints")
+      ->capture_default_str();
+  sub->add_option("--resume", a->resume, "continue from a checkpoint of the same run");
+  sub->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
+  sub->add_option("--plot", a->plot, "convergence plot (PNG or SVG)");
+  sub->add_flag("--quiet", a->quiet, "no progress line");
+  sub->callback([a]() { run_hwalloc(*a); });
+}
+
+}  // namespace sparsemap::cli

@@ -1,0 +1,16 @@
+// Random CNNs for training learned fusion mappers: stems, plain convs with pools, basic and
+// bottleneck residual blocks, inverted residuals and an FC head, named like the zoo's builders
+// so that cost::fusion_graph infers their skip connections.
+#pragma once
+
+#include <cstdint>
+
+#include "sparsemap/workload/model.h"
+
+namespace sparsemap::dse::fusion {
+
+// A CNN drawn from `seed` (deterministic), at `batch` samples, with an input image of 64 to 224
+// pixels and 6 to 60 GEMM-class layers. Its name is "synth-<seed>".
+workload::Model synthetic_cnn(uint64_t seed, int64_t batch);
+
+}  // namespace sparsemap::dse::fusion

@@ -1,0 +1,120 @@
+// DNNFuser-style learned fusion mapper: a small causal transformer in decision-transformer form
+// (tokens condition/state/action per layer, the return-to-go replaced by the requested on-chip
+// memory) trained on the fusion search mapper's best mappings, inferring a whole fusion mapping
+// in one pass. Torch-free header (the CLI includes it); the implementation links libtorch.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sparsemap/cost/fusion.h"
+#include "sparsemap/dse/fusion/fusion_search.h"
+
+namespace sparsemap::ml::fusion {
+
+// Action of one layer: its micro-batch class k (micro-batch 2^k, clipped to the largest divisor
+// of B not above it) and whether its group ends after it. Index = 2 k + cut.
+inline constexpr int kMicroBatchClasses = 8;
+inline constexpr int kActions = 2 * kMicroBatchClasses;
+inline constexpr int kStateDims = 24;
+inline constexpr int kConditionDims = 3;
+
+// The features of node i (state token) and its condition token (the requested buffer, the
+// fraction of layers left, the batch); all O(1) scaled. Documented in docs/dnnfuser.md.
+std::vector<float> state_features(const cost::FusionCostModel& m, int node);
+std::vector<float> condition_features(const cost::FusionCostModel& m, int node);
+int action_of(const cost::FusionCostModel& m, const cost::FusionMapping& f, int node);
+// Applies action `a` to node i of `f` (micro-batch and, for i < n - 1, the cut after it).
+void apply_action(const cost::FusionCostModel& m, int node, int a, cost::FusionMapping& f);
+
+// One training example: the expert's mapping of one (model, batch, buffer) as per-layer tokens.
+struct Trajectory {
+  std::string model;
+  int64_t batch = 1, buffer_bytes = 0;
+  std::vector<std::vector<float>> conditions, states;  // [n][kConditionDims], [n][kStateDims]
+  std::vector<int> actions;                            // [n]
+  double expert_objective = 0;
+};
+Trajectory trajectory_of(const cost::FusionCostModel& m, const cost::FusionMapping& expert,
+                         double expert_objective);
+
+struct FuserConfig {
+  int d_model = 32;
+  int layers = 2;
+  int heads = 4;
+  int max_nodes = 128;  // longest model (positions)
+};
+
+// The trained model. Loading a file of another configuration or not written by save() throws
+// InputError naming the file.
+class Fuser {
+ public:
+  explicit Fuser(const FuserConfig& config = {}, uint64_t seed = 1);
+  ~Fuser();
+  Fuser(Fuser&&) noexcept;
+  Fuser& operator=(Fuser&&) noexcept;
+  static Fuser load(const std::string& path);
+  void save(const std::string& path) const;
+  const FuserConfig& config() const;
+  int64_t parameters() const;
+  // Autoregressive decoding: for each layer, the most likely action given the condition and
+  // state tokens so far and the actions already chosen (no repair).
+  // Runs on plain arrays with a key/value cache (infer_reference() is the same decoding through
+  // the libtorch network, for tests).
+  cost::FusionMapping infer(const cost::FusionCostModel& m) const;
+
+  struct Impl;
+  Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+cost::FusionMapping infer_reference(const Fuser& fuser, const cost::FusionCostModel& m);
+
+// `fuse --method learned`: infer, then dse::fusion::repair to meet the buffer. samples counts
+// the repair's evaluations plus the final one; wall_s covers inference and repair.
+dse::fusion::FusionResult learned(const cost::FusionCostModel& m, dse::fusion::Objective o,
+                                  const Fuser& fuser, bool* repaired = nullptr);
+
+// fuse-train: expert trajectories from the search mapper over (model, batch, buffer) draws,
+// then teacher-forced cross-entropy training.
+struct TrainOptions {
+  std::vector<std::string> models;  // zoo CNNs and "synth:K" (K synthetic CNNs, seeds 1..K)
+  std::vector<int64_t> batches = {4, 16, 64};
+  std::vector<int64_t> buffers_kb = {128, 256, 512, 1024, 2048};
+  std::string hw = "flat-edge";
+  std::string dataflow = "best";
+  dse::fusion::Objective objective = dse::fusion::Objective::Latency;
+  int64_t search_budget = 2000;  // GA samples per expert trajectory (seeded with dp)
+  int draws_per_model = 6;       // (batch, buffer) pairs drawn per model
+  int epochs = 16;
+  int64_t minibatch = 16;
+  double lr = 1e-3;
+  // Loss weight of the expert's "fuse with the next layer" actions (a fifth of all actions;
+  // the rest are cuts): chosen on training models only (docs/dnnfuser.md).
+  double fuse_weight = 4.0;
+  uint64_t seed = 1;
+  int threads = 1;
+  FuserConfig config;
+  std::string out;         // the trained model
+  std::string checkpoint;  // directory: trajectories.json and state.pt; resumed when present
+  std::function<void(const std::string& line, bool transient)> progress;
+};
+
+struct TrainReport {
+  int64_t trajectories = 0, parameters = 0;
+  int epochs = 0;
+  double data_s = 0, train_s = 0;
+  double final_loss = 0, train_accuracy_pct = 0;  // per-action accuracy on the training set
+  bool resumed = false;
+};
+TrainReport train(const TrainOptions& o);
+
+// The model names `--models` expands to (zoo CNNs and synthetic ones), in order.
+std::vector<std::string> expand_models(const std::vector<std::string>& models);
+
+}  // namespace sparsemap::ml::fusion
