@@ -104,6 +104,7 @@ fu::FusionResult run_method(const FuseArgs& a, const std::string& method,
       *load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return ml::fusion::learned(m, o, f);  // wall_s: inference and repair
 #else
+    (void)load_s;
     throw InputError({"<flag --method>", 0, 0},
                      "this build has no libtorch: --method learned is not available");
 #endif
