@@ -106,7 +106,7 @@ fu::FusionResult run_method(const FuseArgs& a, const std::string& method,
 #else
     (void)load_s;
     throw InputError({"<flag --method>", 0, 0},
-                     "this build has no libtorch: --method learned is not available");
+                     "--method learned needs libtorch: this sparsemap was built without libtorch");
 #endif
   }
   throw InputError(

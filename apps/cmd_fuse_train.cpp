@@ -96,7 +96,8 @@ void run(const FuseTrainArgs& a) {
                a.json);
 #else
   (void)a;
-  throw InputError({"<fuse-train>", 0, 0}, "this build has no libtorch");
+  throw InputError({"<fuse-train>", 0, 0},
+                   "this sparsemap was built without libtorch (SPARSEMAP_WITH_TORCH=OFF)");
 #endif
 }
 

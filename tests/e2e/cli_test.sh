@@ -225,7 +225,7 @@ run 0 hwalloc --model tests/data/confuciux/models/resnet18.csv --method ga --bud
 assert j['method']=='ga' and 60<=j['calls']<=60+len(j['layers']) and j['best']['latency_cycles']>0 and \
 j['constraint']['kind']=='area' and len(j['layers'])>0 and all(c[0]<=j['calls'] for c in j['convergence'])" "$tmp/out"
 printf 'K,C,Y,X,R,S,T\n64,3,224,224,7,7,1\n64,x,56,56,3,3,1\n' >"$tmp/cx.csv"
-run 2 hwalloc --model "$tmp/cx.csv" --budget 10 &&
+run 2 hwalloc --model "$tmp/cx.csv" --method ga --budget 10 &&
   check "hwalloc bad model csv" grep -q "cx.csv:3:4: expected a positive integer for C" "$tmp/err"
 
 echo "$pass passed, $fails failed"
