@@ -211,7 +211,7 @@ fi
 run 2 fuse --model mobilenet-v2 --method magic && check "fuse bad method" grep -q "unknown method 'magic'" "$tmp/err"
 run 2 fuse --model bert-base --method dp && check "fuse refuses transformers" grep -q "not part of a chain" "$tmp/err"
 run 2 fuse --model resnet18 --batch 0 && check "fuse bad batch" test "$(wc -l <"$tmp/err")" -eq 1
-if [[ -f data/dnnfuser/fuser.pt ]] && ! "$bin" fuse --model resnet18 --method learned 2>&1 | grep -q "no libtorch"; then
+if [[ -f data/dnnfuser/fuser.pt ]] && ! "$bin" fuse --model resnet18 --method learned 2>&1 | grep -q "without libtorch"; then
   run 0 fuse --model resnet50 --batch 16 --method learned --json "$tmp/learned.json" &&
     check "fuse learned meets the buffer" grep -q '"meets_buffer": true' "$tmp/learned.json"
   run 2 fuse --model resnet18 --method learned --weights README.md &&
