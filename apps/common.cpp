@@ -274,6 +274,21 @@ std::string shape_text(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
+namespace {
+
+// " stride=2 pad=3" (or "2x1" where y and x differ); "" for stride 1 and no padding.
+std::string stride_pad_text(const Layer& l) {
+  const auto pair = [](const workload::Window2& w) {
+    return std::to_string(w.y) + (w.x != w.y ? "x" + std::to_string(w.x) : "");
+  };
+  std::string s;
+  if (l.stride != workload::Window2{1, 1}) s += " stride=" + pair(l.stride);
+  if (l.pad != workload::Window2{0, 0}) s += " pad=" + pair(l.pad);
+  return s;
+}
+
+}  // namespace
+
 std::string layer_dims_text(const Layer& l) {
   std::string s;
   for (Dim d : relevant_dims(l)) {
@@ -281,12 +296,7 @@ std::string layer_dims_text(const Layer& l) {
     s += (s.empty() ? "" : " ") + std::string(1, workload::dim_letter(d)) + "=" +
          std::to_string(l.dim(d));
   }
-  if (l.stride != workload::Window2{1, 1})
-    s += " stride=" + std::to_string(l.stride.y) +
-         (l.stride.x != l.stride.y ? "x" + std::to_string(l.stride.x) : "");
-  if (l.pad != workload::Window2{0, 0})
-    s += " pad=" + std::to_string(l.pad.y) +
-         (l.pad.x != l.pad.y ? "x" + std::to_string(l.pad.x) : "");
+  s += stride_pad_text(l);
   if (!l.shape.empty()) s += (s.empty() ? "" : " ") + shape_text(l.shape);
   if (l.kind == OpKind::Elementwise && l.operands > 1) s += " x" + std::to_string(l.operands);
   return s;
@@ -304,12 +314,7 @@ std::string layer_dims_short(const Layer& l) {
     if (l.kind == OpKind::NgConv) s += "G" + d(Dim::G) + " ";
     if (l.kind != OpKind::DsConv && l.kind != OpKind::Pool) s += "K" + d(Dim::K) + " ";
     s += "C" + d(Dim::C) + " " + d(Dim::Y) + "x" + d(Dim::X) + " " + d(Dim::R) + "x" + d(Dim::S);
-    if (l.stride != workload::Window2{1, 1})
-      s += " stride=" + std::to_string(l.stride.y) +
-           (l.stride.x != l.stride.y ? "x" + std::to_string(l.stride.x) : "");
-    if (l.pad != workload::Window2{0, 0})
-      s += " pad=" + std::to_string(l.pad.y) +
-           (l.pad.x != l.pad.y ? "x" + std::to_string(l.pad.x) : "");
+    s += stride_pad_text(l);
   }
   for (const auto& [from, to] :
        {std::pair<std::string, std::string>{"stride=", "s"}, {"pad=", "p"}})

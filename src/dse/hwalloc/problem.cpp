@@ -149,6 +149,21 @@ bool same_shape(const workload::Layer& a, const workload::Layer& b) {
 
 }  // namespace
 
+namespace {
+
+// A layer's policy features before normalisation: K, C, Y, X, R, S and 2 for depthwise, else 1.
+std::array<double, 7> raw_features(const workload::Layer& l) {
+  return {double(l.dim(Dim::K)),
+          double(l.dim(Dim::C)),
+          double(l.dim(Dim::Y)),
+          double(l.dim(Dim::X)),
+          double(l.dim(Dim::R)),
+          double(l.dim(Dim::S)),
+          l.kind == OpKind::DsConv ? 2.0 : 1.0};
+}
+
+}  // namespace
+
 Problem::Problem(const workload::Model& model, const ProblemOptions& options)
     : model_name_(model.name), options_(options) {
   const std::string& df = options.dataflow;
@@ -187,14 +202,7 @@ Problem::Problem(const workload::Model& model, const ProblemOptions& options)
                                                            : conv_dfs);
   }
   for (size_t i = 0; i < layers_.size(); ++i) {
-    const workload::Layer& l = layers_[i];
-    const std::array<double, 7> f = {double(l.dim(Dim::K)),
-                                     double(l.dim(Dim::C)),
-                                     double(l.dim(Dim::Y)),
-                                     double(l.dim(Dim::X)),
-                                     double(l.dim(Dim::R)),
-                                     double(l.dim(Dim::S)),
-                                     l.kind == OpKind::DsConv ? 2.0 : 1.0};
+    const std::array<double, 7> f = raw_features(layers_[i]);
     for (int k = 0; k < 7; ++k) feature_max_[k] = std::max(feature_max_[k], f[k]);
   }
 
@@ -220,14 +228,7 @@ Problem::Problem(const workload::Model& model, const ProblemOptions& options)
 }
 
 std::array<float, 7> Problem::features(size_t i) const {
-  const workload::Layer& l = layers_[i];
-  const std::array<double, 7> f = {double(l.dim(Dim::K)),
-                                   double(l.dim(Dim::C)),
-                                   double(l.dim(Dim::Y)),
-                                   double(l.dim(Dim::X)),
-                                   double(l.dim(Dim::R)),
-                                   double(l.dim(Dim::S)),
-                                   l.kind == OpKind::DsConv ? 2.0 : 1.0};
+  const std::array<double, 7> f = raw_features(layers_[i]);
   std::array<float, 7> out{};
   for (int k = 0; k < 7; ++k) out[k] = static_cast<float>(f[k] / feature_max_[k]);
   return out;
