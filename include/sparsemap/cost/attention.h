@@ -59,6 +59,8 @@ struct AttentionHw {
   // Streaming tiles of the operands that bypass the buffer, double-buffered:
   //   stream_tile_bytes = stream_factor * w * Pd * (E + F), stream_factor = 4
   // (fitted: it is the 1/128 overhead of flat_validation's proportion_buffered on cloud).
+  // Tuning set: flat_validation's 48 cloud rows; the edge rows, attn-flat and attn-unfused
+  // were not used to fit it (like the logit spill coefficient in attention.cpp).
   double stream_factor = 4;
   int64_t pd() const { return pe_rows < pe_cols ? pe_rows : pe_cols; }
   int64_t pes() const { return pe_rows * pe_cols; }
