@@ -76,11 +76,6 @@ nlohmann::json cost_json(const std::string& name, const cost::Cost& c, const Ite
   return j;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text)) throw InputError({path, 0, 0}, "cannot write the file");
-}
-
 // One evaluated layer as a MAESTRO network file (name, text): see io/maestro_export.h for what
 // is rewritten. Throws InputError for a mapping MAESTRO cannot express.
 std::pair<std::string, std::string> maestro_file(size_t index, const std::string& prefix,
@@ -285,7 +280,7 @@ void run_eval(const EvalArgs& a) {
     files.emplace_back("accelerator.m", io::write_maestro_hw(hw, &note));
     make_output_dir(a.emit_m, "--emit-m");
     for (const auto& [name, text] : files)
-      write_text((std::filesystem::path(a.emit_m) / name).string(), text);
+      write_text_file((std::filesystem::path(a.emit_m) / name).string(), text);
     if (!note.empty()) std::cerr << "sparsemap: accelerator.m: " << note << "\n";
   }
 

@@ -53,13 +53,6 @@ double utilisation_pct(const cost::Cost& c, const arch::Arch& hw) {
          (static_cast<double>(hw.num_pes) * static_cast<double>(c.runtime_cycles));
 }
 
-void write_file(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::path(dir) / name).string();
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text) || !out.flush())
-    throw InputError({path, 0, 0}, "cannot write the file");
-}
-
 // A model none of whose layers has a feasible mapping has no total: say why (the first
 // layer's reason) and exit 2, after the table and the JSON have shown every layer.
 void require_some_feasible(const mp::ModelOutcome& res, const std::string& hw) {
@@ -333,8 +326,9 @@ void run_map(const MapArgs& a) {
     for (char& ch : stem)
       if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '_';
     make_output_dir(a.emit_m, "--emit-m");
-    write_file(a.emit_m, stem + "_" + a.algo + ".m", text);
-    write_file(a.emit_m, "accelerator.m", hw_file);
+    write_text_file((std::filesystem::path(a.emit_m) / (stem + "_" + a.algo + ".m")).string(),
+                    text);
+    write_text_file((std::filesystem::path(a.emit_m) / "accelerator.m").string(), hw_file);
     if (!note.empty()) std::cerr << "sparsemap: accelerator.m: " << note << "\n";
   }
   if (!a.mapping_db_out.empty()) {

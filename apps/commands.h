@@ -41,6 +41,9 @@ void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.
 // Throws InputError when the file cannot be written.
 void write_json(const nlohmann::json& j, const std::string& dest);
 
+// Writes `text` to `path` (binary, replacing it); InputError naming the path when it cannot.
+void write_text_file(const std::string& path, const std::string& text);
+
 // Creates folder `dir` (and its parents) for output named by `flag`; InputError (one line, exit
 // 2) when it names an existing file or cannot be created.
 void make_output_dir(const std::string& dir, const std::string& flag);

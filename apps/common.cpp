@@ -92,6 +92,12 @@ std::string shipped_data_file(const std::string& relative) {
   return relative;
 }
 
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !(out << text) || !out.flush())
+    throw InputError({path, 0, 0}, "cannot write the file");
+}
+
 void make_output_dir(const std::string& dir, const std::string& flag) {
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))

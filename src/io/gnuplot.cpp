@@ -18,15 +18,21 @@ std::string gnuplot_quote(const std::string& s) {
   return q + "'";
 }
 
+namespace {
+
+// True when `path` is longer than, and ends in, the 4-character `ext` (".png", ".svg").
+bool ends_in(const std::string& path, const char* ext) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ext) == 0;
+}
+
+}  // namespace
+
 bool is_plot_path(const std::string& path) {
-  const auto ends = [&](const char* ext) {
-    return path.size() > 4 && path.compare(path.size() - 4, 4, ext) == 0;
-  };
-  return ends(".png") || ends(".svg");
+  return ends_in(path, ".png") || ends_in(path, ".svg");
 }
 
 std::string gnuplot_header(const std::string& plot_path, int width, int height) {
-  const bool svg = plot_path.size() > 4 && plot_path.compare(plot_path.size() - 4, 4, ".svg") == 0;
+  const bool svg = ends_in(plot_path, ".svg");
   return std::string("set terminal ") + (svg ? "svg" : "pngcairo") + " size " +
          std::to_string(width) + "," + std::to_string(height) + "\nset output " +
          gnuplot_quote(plot_path) + "\n";

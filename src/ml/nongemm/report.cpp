@@ -336,9 +336,7 @@ const std::vector<std::string> kColours = {"#4c72b0", "#dd8452", "#55a868", "#c4
 }  // namespace
 
 void check_plot_path(const std::string& plot_path) {
-  const size_t dot = plot_path.find_last_of('.');
-  const std::string ext = dot == std::string::npos ? "" : plot_path.substr(dot + 1);
-  if (ext != "png" && ext != "svg")
+  if (!io::is_plot_path(plot_path))
     throw InputError({"<flag --plot>", 0, 0},
                      "the plot file must end in .png or .svg (got '" + plot_path + "')");
 }
