@@ -338,7 +338,7 @@ void run_hwalloc(const HwallocArgs& a) {
   if (!note.empty()) out["note"] = note;
   if (a.json != "-") {
     std::printf(
-        "hwalloc %s: %s, %s, %s %s budget %.6g (%.3g of the way from min %.6g to max %.6g)\n",
+        "hwalloc %s: %s, %s, %s %s budget %.6g\n  (%.3g of the way from min %.6g to max %.6g)\n",
         a.method.c_str(), model.name.c_str(), a.dataflow.c_str(), a.deployment.c_str(),
         a.constraint.c_str(), problem.budget(), fraction, problem.min_constraint(),
         problem.max_constraint());
