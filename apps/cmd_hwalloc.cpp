@@ -166,7 +166,7 @@ void run_hwalloc(const HwallocArgs& a) {
 #ifndef SPARSEMAP_HAVE_TORCH
   if (rl_method)
     throw InputError({"<flag --method>", 0, 0},
-                     "the RL methods need libtorch (this sparsemap was built without it)");
+                     "the RL methods need libtorch: this sparsemap was built without libtorch");
 #endif
   const workload::Model model =
       ends_with(a.model, ".csv") ? io::read_confuciux_csv(a.model) : load_model(a.model, {});
