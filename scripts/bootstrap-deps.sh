@@ -13,6 +13,8 @@ packages=(
   libtorch-dev
   libopenmpi-dev openmpi-bin
   gnuplot-nox
+  pybind11-dev python3-dev python3-numpy python3-pytest
+  chromium
   clang libclang-rt-14-dev libomp-14-dev
   dataset-fashion-mnist bible-kjv
 )

@@ -35,7 +35,7 @@ if [[ ! -f $build/CMakeCache.txt ]]; then
   # -O1 with line tables: sanitizer reports name file:line, the build stays short.
   CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DSPARSEMAP_FUZZ=ON \
-    -DSPARSEMAP_BUILD_TESTS=OFF -DSPARSEMAP_BUILD_BENCH=OFF -DSPARSEMAP_WITH_TORCH=OFF \
+    -DSPARSEMAP_BUILD_TESTS=OFF -DSPARSEMAP_BUILD_BENCH=OFF -DSPARSEMAP_WITH_TORCH=OFF -DSPARSEMAP_WITH_PYTHON=OFF \
     -DSPARSEMAP_WITH_CUDA=OFF "${launcher[@]}" >/dev/null
 fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]/%/_fuzz}"

@@ -1,0 +1,49 @@
+# python/: the `sparsemap` Python package (pybind11). Included from the top CMakeLists.txt after
+# the core targets. The package is assembled in ${PROJECT_BINARY_DIR}/python/sparsemap, so
+# `PYTHONPATH=build/python python3 -c 'import sparsemap'` works from the build tree; pytest runs
+# python/tests under ctest as `python_tests`.
+#
+#   SPARSEMAP_WITH_PYTHON (default ON when pybind11 and Python 3 development files are found).
+find_package(pybind11 CONFIG QUIET)
+if(NOT pybind11_FOUND)
+  message(STATUS "sparsemap: Python package not built (Debian: pybind11-dev python3-dev)")
+  return()
+endif()
+option(SPARSEMAP_WITH_PYTHON "Build the Python package (pybind11)" ON)
+if(NOT SPARSEMAP_WITH_PYTHON)
+  return()
+endif()
+message(STATUS "sparsemap: Python package for ${Python3_EXECUTABLE}")
+
+# A static library linked into a shared module needs position-independent code.
+set_target_properties(sparsemap_core sparsemap_onnx PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/src/*.cpp)
+set(_pkg ${PROJECT_BINARY_DIR}/python/sparsemap)
+pybind11_add_module(sparsemap_python MODULE ${python_sources})
+set_target_properties(sparsemap_python PROPERTIES OUTPUT_NAME _sparsemap
+  LIBRARY_OUTPUT_DIRECTORY ${_pkg})
+target_link_libraries(sparsemap_python PRIVATE sparsemap_core sparsemap_onnx)
+
+# The pure-Python part of the package, copied beside the module at build time.
+file(GLOB python_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/sparsemap/*.py)
+foreach(f ${python_files})
+  get_filename_component(name ${f} NAME)
+  add_custom_command(TARGET sparsemap_python POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${f} ${_pkg}/${name})
+endforeach()
+
+# `cmake --install`: into the interpreter's site-packages below the install prefix.
+execute_process(COMMAND ${Python3_EXECUTABLE} -c
+  "import sysconfig; print(sysconfig.get_path('platlib', vars={'platbase': '.', 'base': '.'}))"
+  OUTPUT_VARIABLE _site OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(SPARSEMAP_PYTHON_INSTALL_DIR ${_site} CACHE PATH "Install folder of the Python package")
+install(TARGETS sparsemap_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap)
+install(FILES ${python_files} DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap)
+
+if(SPARSEMAP_BUILD_TESTS)
+  add_test(NAME python_tests COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider
+    ${PROJECT_SOURCE_DIR}/python/tests)
+  set_tests_properties(python_tests PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;SPARSEMAP_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endif()
