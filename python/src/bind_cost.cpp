@@ -234,7 +234,14 @@ py::dict evaluate_batch(const Layer& layer, const arch::Arch& hw, const py::obje
       check_genes(genes.data() + i * dims, dims, "<argument genomes>", static_cast<long>(i));
   } else {
     items = py::list(mappings);  // holds every Mapping while the threads read them
-    for (const py::handle h : items) list.push_back(&h.cast<const Mapping&>());
+    for (const py::handle h : items) {
+      if (!py::isinstance<Mapping>(h))
+        throw py::type_error(
+            "evaluate_batch: expected a list of Mapping or an (n, dims) array "
+            "of genomes, found an item of type " +
+            std::string(py::str(h.get_type().attr("__name__"))));
+      list.push_back(&h.cast<const Mapping&>());
+    }
     n = list.size();
   }
   BatchColumns out(static_cast<py::ssize_t>(n));
