@@ -83,6 +83,17 @@ class CodesignEnv {
     return py::array_t<double>(static_cast<py::ssize_t>(genome_.size()), genome_.data());
   }
   size_t unique_layers() const { return space_->unique_layers(); }
+  std::vector<workload::Layer> layers() const {
+    std::vector<workload::Layer> out;
+    for (size_t u = 0; u < space_->unique_layers(); ++u) out.push_back(space_->unique_layer(u));
+    return out;
+  }
+  std::vector<size_t> layer_index() const { return space_->layer_index(); }
+  std::vector<int64_t> multiplicity() const {
+    std::vector<int64_t> out;
+    for (size_t u = 0; u < space_->unique_layers(); ++u) out.push_back(space_->multiplicity(u));
+    return out;
+  }
   double fitness(const py::handle& g) const {
     return space_->evaluate(genome_from(g, space_->dims(), "<argument genome>"))->fitness;
   }
@@ -166,6 +177,10 @@ void bind_codesign_env(py::module_& m) {
       .def_property_readonly("bound", &CodesignEnv::bound)
       .def_property_readonly("genome", &CodesignEnv::genome)
       .def_property_readonly("unique_layers", &CodesignEnv::unique_layers)
+      .def_property_readonly("layers", &CodesignEnv::layers, "The distinct layers, in order")
+      .def_property_readonly("layer_index", &CodesignEnv::layer_index,
+                             "Distinct-layer index of each GEMM-class layer of the model")
+      .def_property_readonly("multiplicity", &CodesignEnv::multiplicity)
       .def("fitness", &CodesignEnv::fitness, py::arg("genome"),
            "CodesignSpace fitness of a whole genome (the cost model's answer)");
 }
