@@ -187,3 +187,20 @@ def test_evaluate_never_crashes_on_odd_mappings():
     nongemm = sm.zoo("resnet18")[1]
     c = sm.evaluate(nongemm, hw, sm.dataflow("kcp_ws", l, hw))
     assert c.status == "invalid" and c.reason
+
+
+def test_layer_setters_refuse_what_would_crash():
+    l = sm.Layer("CONV", "c", K=4, C=4, Y=8, X=8, R=3, S=3)
+    for attr, value in [("stride", 0), ("stride", (1, -2)), ("dilation", 0), ("pad", -1),
+                        ("K", 0), ("Y", -8)]:
+        with pytest.raises(ValueError):
+            setattr(l, attr, value)
+    with pytest.raises(ValueError, match="too large"):
+        l.K, l.C, l.Y = 2**30, 2**30, 2**30
+    assert (l.K, l.C, l.Y) == (2**30, 4, 8)  # the write that broke the bound was refused
+    l.R = 9  # a filter larger than its input passes one write at a time ...
+    with pytest.raises(ValueError, match="filter R = 9 is larger than input Y = 8"):
+        sm.MapSpace(l, sm.arch("gamma-edge"))  # ... and is refused where the layer is used
+    m = sm.Mapping.__new__(sm.Mapping)
+    with pytest.raises(ValueError, match="bad pickled state"):
+        m.__setstate__(([(7, 0, False, 1, -1, 1, -1, False)],))
