@@ -9,7 +9,8 @@
       S whole, a cluster size uniform in 1..min(PEs, 64)), built before timing;
   (c) Python, batch form: sparsemap.evaluate_batch(layer, arch, [mappings]) on one thread (and
       on every core, reported beside it), per mapping;
-  (d) with --maestro PATH: MAESTRO per call, as GAMMA drives it: write the layer and its mapping
+  (d) MapEnv: 10,000 steps of a random policy (action_space.sample()) on a ResNet-50 layer;
+  (e) with --maestro PATH: MAESTRO per call, as GAMMA drives it: write the layer and its mapping
       as a .m file, start MAESTRO on it, wait (N calls, each a fresh process).
 
 Usage: PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py [--build build]
@@ -184,6 +185,16 @@ def main():
     print(f"Python evaluate_batch, 1 thread {batch1:14,.0f}  {batch1_wall:15,.0f}  "
           f"{100 * batch1 / cpp:11.0f}%")
     print(f"Python evaluate_batch, {os.cpu_count():2d} thr.  {'-':>14}  {batch_all_wall:15,.0f}")
+    env = sm.MapEnv(sm.zoo("resnet50").gemm_layers[4], hw, episode_steps=100)
+    env.action_space.seed(0)
+    env.reset(seed=0)
+    start = time.perf_counter()
+    for _ in range(10_000):
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        if terminated or truncated:
+            env.reset()
+    res["env_10000_steps_wall_s"] = time.perf_counter() - start
+    print(f"MapEnv, 10,000 random-policy steps: {res['env_10000_steps_wall_s']:.2f} s wall")
     if args.maestro:
         per_call, cpu_per_call, failed = maestro_per_call(sm, args.maestro, hw, pool,
                                                            args.maestro_calls)

@@ -225,6 +225,11 @@ py::dict evaluate_batch(const Layer& layer, const arch::Arch& hw, const py::obje
   std::optional<dse::mapper::MapSpace> own;
   if (genomes) {
     if (!space) space = &own.emplace(layer, hw, dse::mapper::MapSpaceOptions{});
+    if (space->layer() != layer || !(space->arch() == hw))
+      throw InputError({"<argument space>", 0, 0},
+                       "expected the map space of this layer and accelerator (MapSpace(layer, "
+                       "arch, ...)), found one of layer '" +
+                           space->layer().name + "' on '" + space->arch().name + "'");
     const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(mappings);
     n = static_cast<size_t>(a.shape(0));
     dims = space->dims();

@@ -156,6 +156,9 @@ def test_bad_genomes():
         sm.evaluate_batch(l, hw, batch)
     with pytest.raises(ValueError, match=f"expected genomes of {D} genes"):
         sm.evaluate_batch(l, hw, np.zeros((3, D - 1)))
+    other = sm.zoo("resnet18").gemm_layers[2]
+    with pytest.raises(ValueError, match="expected the map space of this layer"):
+        sm.evaluate_batch(other, hw, space.sample(2), space=space)
     with pytest.raises(ValueError, match="thread count"):
         sm.evaluate_batch(l, hw, space.sample(2), threads=-1)
     with pytest.raises(TypeError):
