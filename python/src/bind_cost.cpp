@@ -211,7 +211,9 @@ int thread_count(int threads) {
 }
 
 // Genomes (n x dims, checked) decoded and evaluated; or a list of Mapping objects evaluated.
-py::dict evaluate_batch(const Layer& layer, const arch::Arch& hw, const py::object& mappings,
+// `layer` and `hw` are copies: other Python threads may edit the originals while the GIL is
+// released.
+py::dict evaluate_batch(const Layer layer, const arch::Arch hw, const py::object& mappings,
                         int threads, const dse::mapper::MapSpace* space,
                         const cost::EvalOptions& opt) {
   check_layer(layer);
