@@ -234,4 +234,4 @@ def test_batch_releases_the_gil():
     inside = [s for s in stamps if span["start"] <= s <= span["end"]]
     duration = span["end"] - span["start"]
     gaps = np.diff([span["start"], *inside, span["end"]])
-    assert gaps.max() < 0.5 * duration, (gaps.max(), duration)
+    assert gaps.max() < 0.75 * duration, (gaps.max(), duration)  # held: about 0.96
