@@ -26,7 +26,8 @@ void warn_all(const std::vector<InputWarning>& warnings) {
 
 // A Dataflow block's directives read for `layer`: the text is parsed inside a one-layer DFSL
 // network written for the layer (so Sz(), constants and the reader's clamping act as in a
-// file); errors are reported at "<mapping>:line:column" of `text` itself.
+// file); errors are reported at "<mapping>:line:column" of `text` itself. Layers without a
+// DFSL type (NonGEMM, BATCHED_GEMM) are refused as io::write_dfsl refuses them.
 Mapping mapping_from_dfsl(const std::string& text, const Layer& layer) {
   check_layer(layer);
   io::DfslNetwork net;
@@ -34,7 +35,6 @@ Mapping mapping_from_dfsl(const std::string& text, const Layer& layer) {
   io::DfslLayer dl;
   dl.layer = layer;
   dl.layer.name = "L";
-  if (dl.layer.kind == workload::OpKind::BatchedGemm) dl.layer.kind = workload::OpKind::Gemm;
   net.layers.push_back(dl);
   std::string head = io::write_dfsl(net);  // "...Layer L {\n ... }\n}\n"
   head.resize(head.size() - 4);

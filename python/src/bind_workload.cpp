@@ -36,11 +36,13 @@ workload::Window2 window_of(const py::handle& v) {
 
 OpKind kind_of(const std::string& name) {
   const auto k = workload::op_kind_from_name(name);
-  if (!k)
+  if (!k) {
+    std::string names;
+    for (int i = 0; i <= static_cast<int>(OpKind::Embedding); ++i)
+      names += (i ? ", " : "") + std::string(workload::op_kind_name(static_cast<OpKind>(i)));
     throw InputError({"<argument kind>", 0, 0},
-                     "unknown layer kind " + quote_input(name) +
-                         ": expected CONV, DSCONV, NGCONV, TRCONV, FC, GEMM, BATCHED_GEMM or a "
-                         "NonGEMM kind (SOFTMAX, LAYERNORM, ...)");
+                     "unknown layer kind " + quote_input(name) + ": expected one of " + names);
+  }
   return *k;
 }
 

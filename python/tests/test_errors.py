@@ -177,6 +177,8 @@ def test_bad_mapping_text_points_into_the_text():
     l = sm.zoo("resnet18").gemm_layers[1]
     with pytest.raises(ValueError, match=r"^<mapping>:2:"):
         sm.Mapping.from_dfsl("SpatialMap(1,1) K;\nTemporalMap(1,1) Q;", l)
+    with pytest.raises(ValueError, match="DFSL"):
+        sm.Mapping.from_dfsl("SpatialMap(1,1) M;", sm.Layer("BGEMM", "qk", G=2, M=4, N=4, K=4))
     with pytest.raises(ValueError):
         sm.parse_dfsl("Network {")
     with pytest.raises(ValueError):
