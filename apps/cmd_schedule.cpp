@@ -297,6 +297,13 @@ void run_schedule_cmd(const ScheduleArgs& a) {
     throw InputError({"<flag --budget>", 0, 0}, "expected 1 to 100,000,000 evaluations");
   if (a.population < 2 || a.population > 100000)
     throw InputError({"<flag --population>", 0, 0}, "expected a population of 2 to 100,000");
+  auto share = [](double v, double hi, const char* flag) {
+    if (v != -1 && !(v >= 0 && v <= hi))
+      throw InputError({flag, 0, 0}, "expected -1 (the default) or 0 to " + fixed(hi, 0));
+  };
+  share(a.local_search, 1, "<flag --local-search>");
+  share(a.warm_copies, 1, "<flag --warm-copies>");
+  share(a.climb_work_weight, 100, "<flag --climb-work-weight>");
   if (!a.plot.empty() && !io::is_plot_path(a.plot))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
   sc::JobTable table;
@@ -396,7 +403,10 @@ void register_schedule(CLI::App& app) {
       "Share of G#'s budget for its final hill climbing (-1: 0.2, or 0.4 with --warm-start)");
   cmd->add_option("--climb-work-weight", a->climb_work_weight,
                   "Weight of the mean busy cycles in the climb's acceptance (-1: default)");
-  cmd->add_option("--warm-copies", a->warm_copies, "Share of mutated warm copies (-1: default)");
+  cmd->add_option(
+      "--warm-copies", a->warm_copies,
+      "Put the warm schedules into G#'s first generation with this share of mutated copies "
+      "(an experiment of docs/gsharp.md; -1: default, after the GA)");
   cmd->add_option("--core-draw", a->core_draw,
                   "G#'s random core for a job: speed (weighted by 1 / latency) or uniform")
       ->check(CLI::IsMember({"speed", "uniform"}))

@@ -228,6 +228,8 @@ for v in 0 nan; do
 done
 python3 -c "print('\n'.join(f'{i},1,20,512,128,1,1,1,3' for i in range(100001)))" >"$tmp/many.csv"
 sched_bad "too many jobs" "many.csv:100001:1: more than 100000 jobs" --jobs "$tmp/many.csv" --platform magma-s2
+sched_bad "--local-search nan" "<flag --local-search>: expected -1 (the default) or 0 to 1" --job-table "$jt" --bw 1 --local-search nan
+sched_bad "--warm-copies 2" "<flag --warm-copies>" --job-table "$jt" --bw 1 --warm-copies 2
 sched_bad "budget 2^32" "<flag --budget>" --job-table "$jt" --bw 1 --budget 4294967296
 sched_bad "json into a missing folder" "$tmp/no/such/dir/s.json: cannot write" --job-table "$jt" --bw 1 --json "$tmp/no/such/dir/s.json"
 mkdir -p "$tmp/adir" "$tmp/d.png"

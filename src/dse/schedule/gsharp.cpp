@@ -240,7 +240,7 @@ std::vector<Genome> Ga::initial_population() {
     if (o_.seed_heuristics || warm_pop)
       for (auto& g : heuristic_genomes()) pop.push_back(std::move(g));
     if (pop.size() > size) pop.resize(size);
-    // With a warm start, half the population are mutated copies of the seeds.
+    // With the warm schedules in it, warm_copies_share of it are mutated copies of them.
     const size_t warm = warm_pop ? std::min(o_.warm_start.size(), pop.size()) : 0;
     const size_t copies_until =
         pop.size() + static_cast<size_t>(std::floor(o_.warm_copies_share * size));

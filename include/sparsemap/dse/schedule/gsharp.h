@@ -49,11 +49,11 @@ struct GsharpOptions {
   // MAGMA's code as published: random first generation left unevaluated (its children are
   // the first evaluated), elites re-evaluated every generation, and the numpy aliasing of its
   // crossovers (one-row crossover changes only the first child; range crossover gives two
-  // identical children). Off (G#): the first generation is evaluated and holds the warm-start
-  // seeds, crossovers make both children, elites keep their fitness.
+  // identical children). Off (G#): the first generation is evaluated, crossovers make both
+  // children, elites keep their fitness.
   bool magma_exact = false;
   bool magma_crossover = false;  // MAGMA's crossover aliasing alone (one child changed)
-  // The heuristics' schedules join the first generation (always with a warm start); else
+  // The heuristics' schedules join the first generation (also with warm_in_population); else
   // they are evaluated before the hill climbing, which starts from the best of all.
   bool seed_heuristics = false;
   bool heuristics_in_finish = true;
@@ -65,10 +65,12 @@ struct GsharpOptions {
   bool speed_weighted_cores = true;
   std::vector<Schedule> warm_start;  // previous schedules mapped onto this table
   double warm_mutation_rate = kWarmMutationRate;
-  // Warm schedules (and the heuristics) in the first generation, with mutated copies; else
-  // they are evaluated after the GA beside the heuristics and the climb starts from the best.
+  // Warm schedules (and the heuristics) in the first generation, with mutated copies filling
+  // warm_copies_share of it; else (default) they are evaluated after the GA beside the
+  // heuristics and the climb starts from the best. Both tried on the warm tuning set
+  // (docs/gsharp.md): in the population, one good-looking seed pulls the GA into its basin.
   bool warm_in_population = false;
-  double warm_copies_share = 0.5;  // share of the population: mutated copies of the carried
+  double warm_copies_share = 0.5;
   // Share of the budget spent hill-climbing from the best schedule after the GA (G# only).
   double local_search_fraction = kLocalSearchFraction;
   double warm_local_search_fraction = kWarmLocalSearchFraction;  // used when warm_start is set
