@@ -312,7 +312,7 @@ void run_schedule_cmd(const ScheduleArgs& a) {
   if (!a.job_table.empty()) {
     if (!a.jobs.empty() || !a.platform.empty())
       throw InputError({"<flag --job-table>", 0, 0}, "a job table needs no --jobs or --platform");
-    table = sc::job_table_from_magma(io::read_magma_job_table(a.job_table));
+    table = sc::job_table_from_magma(io::read_magma_job_table(a.job_table), a.job_table);
     source = a.job_table;
   } else {
     if (a.jobs.empty() || a.platform.empty())

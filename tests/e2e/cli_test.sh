@@ -226,8 +226,12 @@ for v in 0 nan; do
   printf 'name,pes,dataflow\nc0,%s,kcp_ws\n' "$v" >"$tmp/pes.csv"
   sched_bad "platform pes $v" "pes.csv:2:4: expected a PE count" --jobs mix --platform "$tmp/pes.csv"
 done
+python3 -c "print('\n'.join(f'{i},1,20,512,128,1,1,1,3' for i in range(10001)))" >"$tmp/many.csv"
+sched_bad "too many jobs" "many.csv:10001:1: more than 10000 jobs" --jobs "$tmp/many.csv" --platform magma-s2
+python3 -c "print('job,core,latency_cycles,req_dram_bw'); print('\n'.join(f'{i},0,10,1' for i in range(10001)))" >"$tmp/manyt.csv"
+sched_bad "too many table jobs" "manyt.csv:10002:1: more than 10000 jobs" --job-table "$tmp/manyt.csv" --bw 1
 python3 -c "print('\n'.join(f'{i},1,20,512,128,1,1,1,3' for i in range(100001)))" >"$tmp/many.csv"
-sched_bad "too many jobs" "many.csv:100001:1: more than 100000 jobs" --jobs "$tmp/many.csv" --platform magma-s2
+sched_bad "reader job limit" "many.csv:100001:1: more than 100000 jobs" --jobs "$tmp/many.csv" --platform magma-s2
 sched_bad "--local-search nan" "<flag --local-search>: expected -1 (the default) or 0 to 1" --job-table "$jt" --bw 1 --local-search nan
 sched_bad "--warm-copies 2" "<flag --warm-copies>" --job-table "$jt" --bw 1 --warm-copies 2
 sched_bad "budget 2^32" "<flag --budget>" --job-table "$jt" --bw 1 --budget 4294967296
