@@ -62,6 +62,10 @@ sc::Schedule load_warm_start(const std::string& path, const sc::JobTable& to) {
     j = json::parse(io::read_file(path));
     const auto& s = j.at("schedule");
     sc::JobTable from;
+    if (s.at("core").size() > static_cast<size_t>(sc::kMaxScheduleJobs) ||
+        s.at("latency_cycles").at(0).size() > static_cast<size_t>(io::kMaxCores))
+      throw InputError({path, 0, 0}, "expected at most " + std::to_string(sc::kMaxScheduleJobs) +
+                                         " jobs and " + std::to_string(io::kMaxCores) + " cores");
     from.num_jobs = static_cast<int>(s.at("core").size());
     from.num_cores = static_cast<int>(s.at("latency_cycles").at(0).size());
     sc::Schedule prev;
@@ -79,6 +83,11 @@ sc::Schedule load_warm_start(const std::string& path, const sc::JobTable& to) {
     for (int c : prev.core)
       if (c < 0 || c >= from.num_cores)
         throw InputError({path, 0, 0}, "schedule.core out of range");
+    for (double l : from.latency_cycles)
+      if (!(l > 0) || !std::isfinite(l))
+        throw InputError({path, 0, 0}, "expected schedule.latency_cycles finite and > 0");
+    for (double p : prev.priority)
+      if (!std::isfinite(p)) throw InputError({path, 0, 0}, "expected finite schedule.priority");
     return sc::transfer_schedule(from, prev, to);
   } catch (const json::exception& e) {
     // nlohmann's text without its "[json.exception.NAME] " prefix, printable and short.
