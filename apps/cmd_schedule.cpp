@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -34,6 +35,9 @@ struct ScheduleArgs {
   bool quiet = false;
   std::string init = "random";
   double local_search = -1;
+  std::string core_draw = "speed";
+  double climb_work_weight = -1;
+  double warm_copies = -1;
 };
 
 double now_s() {
@@ -58,6 +62,10 @@ sc::Schedule load_warm_start(const std::string& path, const sc::JobTable& to) {
     j = json::parse(io::read_file(path));
     const auto& s = j.at("schedule");
     sc::JobTable from;
+    if (s.at("core").size() > static_cast<size_t>(sc::kMaxScheduleJobs) ||
+        s.at("latency_cycles").at(0).size() > static_cast<size_t>(io::kMaxCores))
+      throw InputError({path, 0, 0}, "expected at most " + std::to_string(sc::kMaxScheduleJobs) +
+                                         " jobs and " + std::to_string(io::kMaxCores) + " cores");
     from.num_jobs = static_cast<int>(s.at("core").size());
     from.num_cores = static_cast<int>(s.at("latency_cycles").at(0).size());
     sc::Schedule prev;
@@ -75,11 +83,18 @@ sc::Schedule load_warm_start(const std::string& path, const sc::JobTable& to) {
     for (int c : prev.core)
       if (c < 0 || c >= from.num_cores)
         throw InputError({path, 0, 0}, "schedule.core out of range");
+    for (double l : from.latency_cycles)
+      if (!(l > 0) || !std::isfinite(l))
+        throw InputError({path, 0, 0}, "expected schedule.latency_cycles finite and > 0");
+    for (double p : prev.priority)
+      if (!std::isfinite(p)) throw InputError({path, 0, 0}, "expected finite schedule.priority");
     return sc::transfer_schedule(from, prev, to);
   } catch (const json::exception& e) {
-    std::string why;
-    for (char ch : std::string(e.what()).substr(0, 160)) why += (ch >= 32 && ch < 127) ? ch : '?';
-    throw InputError({path, 0, 0}, "expected the JSON of a schedule run: " + why);
+    // nlohmann's text without its "[json.exception.NAME] " prefix, printable and short.
+    std::string what = e.what(), why;
+    if (const size_t k = what.find("] "); k != std::string::npos) what = what.substr(k + 2);
+    for (char ch : what.substr(0, 120)) why += (ch >= 32 && ch < 127) ? ch : '?';
+    throw InputError({path, 0, 0}, "expected the JSON of a schedule run (" + why + ")");
   }
 }
 
@@ -96,7 +111,14 @@ Outcome run_algo(const ScheduleArgs& a, const std::string& algo, sc::Simulator& 
     o.magma_exact = algo == "magma-ga";
     o.warm_start = warm;
     o.seed_heuristics = a.init == "heuristics";
-    if (a.local_search >= 0) o.local_search_fraction = a.local_search;
+    o.speed_weighted_cores = !o.magma_exact && a.core_draw == "speed";
+    if (a.local_search >= 0)
+      o.local_search_fraction = o.warm_local_search_fraction = a.local_search;
+    if (a.warm_copies >= 0) {
+      o.warm_copies_share = a.warm_copies;
+      o.warm_in_population = true;
+    }
+    if (a.climb_work_weight >= 0) o.climb_work_weight = a.climb_work_weight;
     if (bar)
       o.progress = [&](int64_t e, double best) {
         std::fprintf(stderr, "\r%s: %lld / %lld evaluations, best %.0f cycles", algo.c_str(),
@@ -111,6 +133,24 @@ Outcome run_algo(const ScheduleArgs& a, const std::string& algo, sc::Simulator& 
   return out;
 }
 
+// The first line of each file written beside a plot: an existing file there is replaced only
+// when it starts with it (an earlier run's), never a file of the user's.
+constexpr const char* kPlotMarker = "# sparsemap schedule plot";
+
+void check_plot_side_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({path, 0, 0}, "is a directory; expected a file name for the plot data");
+  std::ifstream f(path);
+  std::string first;
+  std::getline(f, first);
+  if (first.rfind(kPlotMarker, 0) != 0)
+    throw InputError({path, 0, 0},
+                     "exists and was not written by sparsemap schedule; remove it or choose "
+                     "another --plot name");
+}
+
 // Gantt chart (one row per core, one box per job, coloured by tenant) above the DRAM bandwidth
 // in use over time, with the available bandwidth as a line. Data: PLOT.jobs.dat and
 // PLOT.bw.dat; script: PLOT.gp (rerun with `gnuplot PLOT.gp`).
@@ -119,10 +159,14 @@ void write_plot(const std::string& path, const sc::JobTable& t, const sc::SimRes
   if (!io::is_plot_path(path))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
   const std::string jobs_path = path + ".jobs.dat", bw_path = path + ".bw.dat";
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({path, 0, 0}, "is a directory; expected a .png or .svg file name");
+  for (const auto& p : {jobs_path, bw_path, path + ".gp"}) check_plot_side_file(p);
   {
     std::ofstream f(jobs_path);
     if (!f) throw InputError({jobs_path, 0, 0}, "cannot write the plot data");
-    f << "# core start_cycles end_cycles tenant job\n";
+    f << kPlotMarker << ": core start_cycles end_cycles tenant job\n";
     for (const auto& j : r.jobs)
       f << j.core << " " << j.start_cycles << " " << j.end_cycles << " " << t.jobs[j.job].thread
         << " " << j.job << "\n";
@@ -130,7 +174,7 @@ void write_plot(const std::string& path, const sc::JobTable& t, const sc::SimRes
   {
     std::ofstream f(bw_path);
     if (!f) throw InputError({bw_path, 0, 0}, "cannot write the plot data");
-    f << "# time_cycles bw_in_use (step starting at time)\n";
+    f << kPlotMarker << ": time_cycles bw_in_use (step starting at time)\n";
     for (const auto& s : r.bw_trace) {
       double total = 0;
       for (double v : s.bw_by_core) total += v;
@@ -141,7 +185,8 @@ void write_plot(const std::string& path, const sc::JobTable& t, const sc::SimRes
   std::string ytics;
   for (int c = 0; c < t.num_cores; ++c)
     ytics += (c ? ", " : "") + io::gnuplot_quote(t.core_names[c]) + " " + std::to_string(c);
-  std::string g = io::gnuplot_header(path, 1000, 650);
+  std::string g =
+      std::string(kPlotMarker) + ": Gantt chart\n" + io::gnuplot_header(path, 1000, 650);
   g += "set termoption noenhanced\n";  // core names hold underscores
   g += "set multiplot layout 2,1 title " + io::gnuplot_quote(title) + "\n";
   g += "set lmargin 22\nset xrange [0:" + std::to_string(r.makespan_cycles) + "]\n";
@@ -261,6 +306,13 @@ void run_schedule_cmd(const ScheduleArgs& a) {
     throw InputError({"<flag --budget>", 0, 0}, "expected 1 to 100,000,000 evaluations");
   if (a.population < 2 || a.population > 100000)
     throw InputError({"<flag --population>", 0, 0}, "expected a population of 2 to 100,000");
+  auto share = [](double v, double hi, const char* flag) {
+    if (v != -1 && !(v >= 0 && v <= hi))
+      throw InputError({flag, 0, 0}, "expected -1 (the default) or 0 to " + fixed(hi, 0));
+  };
+  share(a.local_search, 1, "<flag --local-search>");
+  share(a.warm_copies, 1, "<flag --warm-copies>");
+  share(a.climb_work_weight, 100, "<flag --climb-work-weight>");
   if (!a.plot.empty() && !io::is_plot_path(a.plot))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
   sc::JobTable table;
@@ -269,7 +321,7 @@ void run_schedule_cmd(const ScheduleArgs& a) {
   if (!a.job_table.empty()) {
     if (!a.jobs.empty() || !a.platform.empty())
       throw InputError({"<flag --job-table>", 0, 0}, "a job table needs no --jobs or --platform");
-    table = sc::job_table_from_magma(io::read_magma_job_table(a.job_table));
+    table = sc::job_table_from_magma(io::read_magma_job_table(a.job_table), a.job_table);
     source = a.job_table;
   } else {
     if (a.jobs.empty() || a.platform.empty())
@@ -281,7 +333,10 @@ void run_schedule_cmd(const ScheduleArgs& a) {
   sc::validate(table, source);
   sc::Simulator sim(table, a.bw);
   std::vector<sc::Schedule> warm;
-  if (!a.warm_start.empty()) warm.push_back(load_warm_start(a.warm_start, table));
+  if (!a.warm_start.empty()) {
+    warm.push_back(load_warm_start(a.warm_start, table));
+    warm.push_back(sc::repair_schedule(table, a.bw, warm.front()));
+  }
   std::vector<std::string> algos;
   for (const auto& name : split_list(a.algo)) {
     if (name == "all") {
@@ -350,9 +405,21 @@ void register_schedule(CLI::App& app) {
   cmd->add_option("--plot", a->plot, "Gantt chart with the bandwidth in use (FILE.png or .svg)");
   cmd->add_option("--init", a->init,
                   "G#'s first generation: random, or heuristics (their schedules join it)")
+      ->check(CLI::IsMember({"random", "heuristics"}))
       ->capture_default_str();
-  cmd->add_option("--local-search", a->local_search,
-                  "Share of G#'s budget for its final hill climbing (default 0.2; -1: default)");
+  cmd->add_option(
+      "--local-search", a->local_search,
+      "Share of G#'s budget for its final hill climbing (-1: 0.2, or 0.4 with --warm-start)");
+  cmd->add_option("--climb-work-weight", a->climb_work_weight,
+                  "Weight of the mean busy cycles in the climb's acceptance (-1: default)");
+  cmd->add_option(
+      "--warm-copies", a->warm_copies,
+      "Put the warm schedules into G#'s first generation with this share of mutated copies "
+      "(an experiment of docs/gsharp.md; -1: default, after the GA)");
+  cmd->add_option("--core-draw", a->core_draw,
+                  "G#'s random core for a job: speed (weighted by 1 / latency) or uniform")
+      ->check(CLI::IsMember({"speed", "uniform"}))
+      ->capture_default_str();
   cmd->add_flag("--quiet", a->quiet, "No progress line");
   cmd->callback([a] { run_schedule_cmd(*a); });
 }

@@ -50,7 +50,7 @@ std::vector<Field> split_fields(std::string_view line) {
 // Calls fn(line_number, line) for each line that is not blank and not a '#' comment.
 template <typename Fn>
 void for_each_line(const std::string& text, Fn fn) {
-  size_t pos = 0;
+  size_t pos = text.size() - without_bom(text).size();  // a UTF-8 BOM is not part of line 1
   int line_no = 0;
   while (pos <= text.size()) {
     size_t nl = text.find('\n', pos);

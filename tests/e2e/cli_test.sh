@@ -194,6 +194,64 @@ printf 'name,pes,dataflow\nc0,2048,kcp_ws\nc1,-4,kcp_ws\n' >"$tmp/pf.csv"
 run 2 schedule --jobs mix --platform "$tmp/pf.csv" && check "schedule bad platform location" grep -q "pf.csv:3:4: expected a PE count" "$tmp/err"
 printf '1,1,20,512,128,1,1,1,3\n1,2,20,512\n' >"$tmp/jobs.csv"
 run 2 schedule --jobs "$tmp/jobs.csv" --platform magma-s2 && check "schedule bad job file location" grep -q "jobs.csv:2:" "$tmp/err"
+# The bad-input classes of issue #19 on `schedule`: each one line naming the file or flag, exit 2.
+sched_bad() {  # sched_bad NAME EXPECTED-TEXT ARGS...
+  local name=$1 want=$2
+  shift 2
+  run 2 schedule --quiet --budget 50 "$@" && check "schedule $name one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
+    check "schedule $name message" grep -qF -- "$want" "$tmp/err"
+}
+jt=tests/data/magma/jobtable_batch_mix-insts0.csv
+printf '\xef\xbb\xbf1,1,20,512,128,1,1,1,3\n1,2,0,512,128,1,1,1,3\n' >"$tmp/bom.csv"
+sched_bad "BOM" "bom.csv:2:5: expected a size in 1..2147483647, found 0" --jobs "$tmp/bom.csv" --platform magma-s2
+printf '1,1,20,\x1b[31m512,128,1,1,1,3\n' >"$tmp/ctl.csv"
+sched_bad "control bytes" "ctl.csv:1:8: expected a size, found '?[31m512'" --jobs "$tmp/ctl.csv" --platform magma-s2
+python3 -c "print('1,1,' + '9' * 1000000 + ',512,128,1,1,1,3')" >"$tmp/huge.csv"
+sched_bad "huge field" "found 9999999999999999999999999999999999999999..." --jobs "$tmp/huge.csv" --platform magma-s2
+test "$(wc -c <"$tmp/err")" -lt 300 || { echo "FAIL: schedule huge field echoed"; fails=$((fails + 1)); }
+printf 'job,core,latency_cycles\n0,0,10\n' >"$tmp/cols.csv"
+sched_bad "missing column" "cols.csv:1:" --job-table "$tmp/cols.csv" --bw 1
+printf '1,1,20,512,128,1,1,1\n' >"$tmp/cols2.csv"
+sched_bad "wrong columns" "cols2.csv:1:" --jobs "$tmp/cols2.csv" --platform magma-s2
+for v in -5 0 nan; do
+  printf 'job,core,latency_cycles,req_dram_bw\n0,0,%s,1\n' "$v" >"$tmp/lat.csv"
+  sched_bad "latency $v" "lat.csv:2:5: expected a latency in cycles > 0" --job-table "$tmp/lat.csv" --bw 1
+done
+for v in -1 nan; do
+  printf 'job,core,latency_cycles,req_dram_bw\n0,0,10,%s\n' "$v" >"$tmp/bw.csv"
+  sched_bad "table bandwidth $v" "bw.csv:2:8: expected a DRAM bandwidth >= 0" --job-table "$tmp/bw.csv" --bw 1
+done
+for v in 0 -1 nan; do sched_bad "--bw $v" "<flag --bw>" --job-table "$jt" --bw "$v"; done
+for v in 0 nan; do
+  printf 'name,pes,dataflow\nc0,%s,kcp_ws\n' "$v" >"$tmp/pes.csv"
+  sched_bad "platform pes $v" "pes.csv:2:4: expected a PE count" --jobs mix --platform "$tmp/pes.csv"
+done
+python3 -c "print('\n'.join(f'{i},1,20,512,128,1,1,1,3' for i in range(10001)))" >"$tmp/many.csv"
+sched_bad "too many jobs" "many.csv:10001:1: more than 10000 jobs" --jobs "$tmp/many.csv" --platform magma-s2
+python3 -c "print('job,core,latency_cycles,req_dram_bw'); print('\n'.join(f'{i},0,10,1' for i in range(10001)))" >"$tmp/manyt.csv"
+sched_bad "too many table jobs" "manyt.csv:10002:1: more than 10000 jobs" --job-table "$tmp/manyt.csv" --bw 1
+python3 -c "print('\n'.join(f'{i},1,20,512,128,1,1,1,3' for i in range(100001)))" >"$tmp/many.csv"
+sched_bad "reader job limit" "many.csv:100001:1: more than 100000 jobs" --jobs "$tmp/many.csv" --platform magma-s2
+sched_bad "--local-search nan" "<flag --local-search>: expected -1 (the default) or 0 to 1" --job-table "$jt" --bw 1 --local-search nan
+sched_bad "--warm-copies 2" "<flag --warm-copies>" --job-table "$jt" --bw 1 --warm-copies 2
+sched_bad "budget 2^32" "<flag --budget>" --job-table "$jt" --bw 1 --budget 4294967296
+sched_bad "json into a missing folder" "$tmp/no/such/dir/s.json: cannot write" --job-table "$jt" --bw 1 --json "$tmp/no/such/dir/s.json"
+mkdir -p "$tmp/adir" "$tmp/d.png"
+sched_bad "directory as job table" "adir: cannot read: is a directory" --job-table "$tmp/adir" --bw 1
+sched_bad "directory as job file" "adir/: cannot read: is a directory" --jobs "$tmp/adir/" --platform magma-s2
+sched_bad "directory as warm start" "adir: cannot read: is a directory" --job-table "$jt" --bw 1 --warm-start "$tmp/adir"
+sched_bad "directory as json" "adir: cannot write" --job-table "$jt" --bw 1 --json "$tmp/adir"
+sched_bad "directory as plot" "d.png: is a directory" --job-table "$jt" --bw 1 --plot "$tmp/d.png"
+sched_bad "warm start not JSON" "expected the JSON of a schedule run (parse error" --job-table "$jt" --bw 1 --warm-start "$tmp/bom.csv"
+printf '{"schedule":{"core":[0],"priority":[0.5],"latency_cycles":[[-3]]}}' >"$tmp/w1.json"
+sched_bad "warm start negative latency" "w1.json: expected schedule.latency_cycles finite and > 0" --job-table "$jt" --bw 1 --warm-start "$tmp/w1.json"
+printf '{"schedule":{"core":[0],"priority":[1e999],"latency_cycles":[[3]]}}' >"$tmp/w2.json"
+sched_bad "warm start huge priority" "w2.json: expected the JSON of a schedule run (number overflow parsing" --job-table "$jt" --bw 1 --warm-start "$tmp/w2.json"
+printf '{"schedule":{"core":[0,1],"priority":[0.5],"latency_cycles":[[3]]}}' >"$tmp/w3.json"
+sched_bad "warm start sizes" "w3.json: schedule.core, .priority and .latency_cycles disagree" --job-table "$jt" --bw 1 --warm-start "$tmp/w3.json"
+echo "my notes" >"$tmp/g.png.jobs.dat"
+sched_bad "plot onto a user's file" "g.png.jobs.dat: exists and was not written by sparsemap schedule" --job-table "$jt" --bw 1 --plot "$tmp/g.png"
+check "schedule plot kept the user's file" grep -qx "my notes" "$tmp/g.png.jobs.dat"
 
 # Fusion (fuse): the JSON contract, fusion beats no fusion on MobileNet-V2 at batch 64 on
 # flat-edge (DRAM traffic saved), bad flags in one line, transformers refused, the learned mapper.

@@ -49,6 +49,21 @@ class Ga {
         perm_(magma_sort_order(sim.table())) {
     scratch_.core.resize(n_);
     scratch_.priority.resize(n_);
+    // Per gene, the cumulative weights of its cores: 1 / L (speed) with o.speed_weighted_cores,
+    // else equal. On a platform of identical cores every weight is equal and draws stay uniform.
+    const JobTable& t = sim.table();
+    uniform_ = true;
+    if (o.speed_weighted_cores) {
+      core_cum_.resize(static_cast<size_t>(n_) * m_);
+      for (int p = 0; p < n_; ++p) {
+        double acc = 0;
+        for (int c = 0; c < m_; ++c) {
+          acc += 1.0 / t.latency(perm_[p], c);
+          core_cum_[static_cast<size_t>(p) * m_ + c] = acc;
+          if (t.latency(perm_[p], c) != t.latency(perm_[p], 0)) uniform_ = false;
+        }
+      }
+    }
   }
 
   SearchResult run();
@@ -56,10 +71,17 @@ class Ga {
  private:
   double u01() { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); }
   int rand_core() { return std::uniform_int_distribution<int>(0, m_ - 1)(rng_); }
+  // A core for gene p: uniform, or with probability proportional to its speed on the job.
+  int rand_core(int p) {
+    if (uniform_) return rand_core();
+    const double* cum = &core_cum_[static_cast<size_t>(p) * m_];
+    const double r = u01() * cum[m_ - 1];
+    return static_cast<int>(std::min<ptrdiff_t>(m_ - 1, std::upper_bound(cum, cum + m_, r) - cum));
+  }
   int rand_point() { return std::uniform_int_distribution<int>(0, n_ - 1)(rng_); }
   Genome random_genome() {
     Genome g{std::vector<int>(n_), std::vector<double>(n_)};
-    for (int p = 0; p < n_; ++p) g.core[p] = rand_core();
+    for (int p = 0; p < n_; ++p) g.core[p] = rand_core(p);
     for (int p = 0; p < n_; ++p) g.prio[p] = u01();
     return g;
   }
@@ -89,7 +111,7 @@ class Ga {
   }
   void mutate(Genome& g, double rate) {
     for (int p = 0; p < n_; ++p)
-      if (u01() < rate) g.core[p] = rand_core();
+      if (u01() < rate) g.core[p] = rand_core(p);
     for (int p = 0; p < n_; ++p)
       if (u01() < rate) g.prio[p] = u01();
   }
@@ -110,6 +132,7 @@ class Ga {
     return out;
   }
   void local_search(int64_t budget);
+  double climb_score(const SimResult& r) const;
 
   Simulator& sim_;
   const GsharpOptions& o_;
@@ -122,6 +145,8 @@ class Ga {
   Genome best_genome_;
   std::vector<Genome> parents_;
   std::vector<double> cum_weight_;
+  bool uniform_ = true;
+  std::vector<double> core_cum_;  // [p * m + c]
 };
 
 std::pair<int, int> Ga::draw_parents() {
@@ -193,7 +218,7 @@ std::vector<Genome> Ga::breed(size_t count) {
         dad.core[p] = k;
         dad.prio[p] = mom.prio[p];
       } else if (dad.core[p] == k) {
-        dad.core[p] = rand_core();
+        dad.core[p] = rand_core(p);
       }
     }
     kids[i] = std::move(dad);
@@ -206,16 +231,20 @@ std::vector<Genome> Ga::initial_population() {
   std::vector<Genome> pop;
   const size_t size = static_cast<size_t>(o_.population);
   if (!o_.magma_exact) {
-    for (const auto& s : o_.warm_start) {
-      SPARSEMAP_ASSERT(static_cast<int>(s.core.size()) == n_);
-      pop.push_back(encode(s));
-    }
-    if (o_.seed_heuristics || !o_.warm_start.empty())
+    const bool warm_pop = o_.warm_in_population && !o_.warm_start.empty();
+    if (warm_pop)
+      for (const auto& s : o_.warm_start) {
+        SPARSEMAP_ASSERT(static_cast<int>(s.core.size()) == n_);
+        pop.push_back(encode(s));
+      }
+    if (o_.seed_heuristics || warm_pop)
       for (auto& g : heuristic_genomes()) pop.push_back(std::move(g));
     if (pop.size() > size) pop.resize(size);
-    // With a warm start, half the population are mutated copies of the seeds.
-    const size_t warm = std::min(o_.warm_start.size(), pop.size());
-    for (size_t i = 0; warm > 0 && pop.size() < size / 2; ++i) {
+    // With the warm schedules in it, warm_copies_share of it are mutated copies of them.
+    const size_t warm = warm_pop ? std::min(o_.warm_start.size(), pop.size()) : 0;
+    const size_t copies_until =
+        pop.size() + static_cast<size_t>(std::floor(o_.warm_copies_share * size));
+    for (size_t i = 0; warm > 0 && pop.size() < std::min(size, copies_until); ++i) {
       Genome g = pop[i % warm];
       mutate(g, o_.warm_mutation_rate);
       pop.push_back(std::move(g));
@@ -229,6 +258,13 @@ std::vector<Genome> Ga::initial_population() {
 // each: a job of the core that finishes last goes to the core that finishes first; or to a
 // random core; two jobs of one core swap priorities; two jobs swap cores (keeping their
 // priorities). A trial that is no worse is kept. Every trial is one simulator call.
+double Ga::climb_score(const SimResult& r) const {
+  if (o_.climb_work_weight == 0) return r.makespan_cycles;
+  double busy = 0;
+  for (double b : r.busy_cycles) busy += b;
+  return r.makespan_cycles + o_.climb_work_weight * busy / m_;
+}
+
 void Ga::local_search(int64_t budget) {
   Genome cur = best_genome_;
   SimResult r = sim_.run(decode(cur), false);
@@ -247,9 +283,23 @@ void Ga::local_search(int64_t budget) {
     const int p = on_last[std::uniform_int_distribution<size_t>(0, on_last.size() - 1)(rng_)];
     const double u = u01();
     if (u < 0.25) {
-      g.core[p] = first;  // off the critical core
+      // Off the critical core: to the first-finishing core, or (speed-weighted) to the core
+      // where it would end first, argmin_c finish_c + L[j][c] (the same core when all are alike).
+      int to = first;
+      if (!uniform_) {
+        const int j = perm_[p];
+        double best_end = std::numeric_limits<double>::infinity();
+        for (int c = 0; c < m_; ++c) {
+          const double end = r.finish_cycles[c] + sim_.table().latency(j, c);
+          if (c != last && end < best_end) {
+            best_end = end;
+            to = c;
+          }
+        }
+      }
+      g.core[p] = to;
     } else if (u < 0.5) {
-      g.core[p] = rand_core();
+      g.core[p] = rand_core(p);
     } else if (u < 0.75) {
       // Swap the priorities of two jobs of one core (any core).
       const int q = rand_point();
@@ -263,7 +313,7 @@ void Ga::local_search(int64_t budget) {
     }
     ++evals_;
     SimResult t = sim_.run(decode(g), false);
-    if (t.makespan_cycles <= r.makespan_cycles) {
+    if (climb_score(t) <= climb_score(r)) {
       cur = std::move(g);
       r = std::move(t);
       if (r.makespan_cycles < best_) {
@@ -293,7 +343,9 @@ SearchResult Ga::run() {
   const int64_t ga_budget =
       o_.magma_exact
           ? o_.budget
-          : o_.budget - static_cast<int64_t>(std::floor(o_.budget * o_.local_search_fraction));
+          : o_.budget - static_cast<int64_t>(std::floor(
+                            o_.budget * (o_.warm_start.empty() ? o_.local_search_fraction
+                                                               : o_.warm_local_search_fraction)));
   while (evals_ < ga_budget) {
     // Sort (stable) and keep the best P.
     idx.resize(pop.size());
@@ -333,9 +385,13 @@ SearchResult Ga::run() {
   }
   if (evals_ < o_.budget && !best_genome_.core.empty()) {
     // The heuristics' schedules compete with the GA's best as the climb's start.
-    if (o_.heuristics_in_finish && !o_.seed_heuristics && o_.warm_start.empty())
+    if (o_.heuristics_in_finish && !o_.seed_heuristics &&
+        (o_.warm_start.empty() || !o_.warm_in_population))
       for (const auto& g : heuristic_genomes())
         if (evals_ < o_.budget - 1) evaluate(g);
+    if (!o_.warm_in_population)  // the carried schedules compete as the climb's start too
+      for (const auto& s : o_.warm_start)
+        if (evals_ < o_.budget - 1) evaluate(encode(s));
     local_search(o_.budget);
     res.convergence.push_back({evals_, best_});
   }
@@ -354,32 +410,64 @@ SearchResult run_gsharp(Simulator& sim, const GsharpOptions& o) {
 
 Schedule transfer_schedule(const JobTable& from, const Schedule& s, const JobTable& to) {
   const int nf = from.num_jobs, nt = to.num_jobs, mf = from.num_cores, mt = to.num_cores;
-  Schedule out{std::vector<int>(nt, 0), std::vector<double>(nt, 0.0)};
   const int mc = std::min(mf, mt);
-  std::vector<char> used(nf, 0);
-  int free_left = nf;
+  // Relative position of each earlier job on its core: rank / count, in [0, 1).
+  std::vector<int> order(nf);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return s.core[x] != s.core[y] ? s.core[x] < s.core[y] : s.priority[x] < s.priority[y];
+  });
+  std::vector<double> rel(nf, 0.0);
+  for (size_t i = 0; i < order.size();) {
+    size_t e = i;
+    while (e < order.size() && s.core[order[e]] == s.core[order[i]]) ++e;
+    for (size_t r = i; r < e; ++r)
+      rel[order[r]] = static_cast<double>(r - i) / static_cast<double>(e - i);
+    i = e;
+  }
+  Schedule out{std::vector<int>(nt, 0), std::vector<double>(nt, 0.0)};
   for (int k = 0; k < nt; ++k) {
-    // The most similar earlier job not taken yet (all free again once all are taken): least
-    // sum over shared cores of |ln L_to - ln L_from|.
-    if (free_left == 0) {
-      std::fill(used.begin(), used.end(), 0);
-      free_left = nf;
-    }
+    // The most similar earlier job (repeats allowed; job k itself on a tie): least sum over
+    // shared cores of |ln L_to - ln L_from|, 0 for a job of the same shape.
     int best = 0;
     double best_d = std::numeric_limits<double>::infinity();
     for (int j = 0; j < nf; ++j) {
-      if (used[j]) continue;
       double d = 0;
       for (int c = 0; c < mc; ++c) d += std::fabs(std::log(to.latency(k, c) / from.latency(j, c)));
-      if (d < best_d) {
+      if (d < best_d || (d == best_d && j == k)) {
         best_d = d;
         best = j;
       }
     }
-    used[best] = 1;
-    --free_left;
     out.core[k] = s.core[best] % mt;
-    out.priority[k] = s.priority[best];
+    out.priority[k] = rel[best];
+  }
+  return out;
+}
+
+Schedule repair_schedule(const JobTable& t, double dram_bw, const Schedule& carried) {
+  const int n = t.num_jobs, m = t.num_cores;
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return carried.priority[x] < carried.priority[y]; });
+  Schedule out{std::vector<int>(n, 0), std::vector<double>(n, 0.0)};
+  std::vector<double> ready(m, 0.0);
+  for (int i = 0; i < n; ++i) {
+    const int j = order[i];
+    int pick = 0;
+    double pick_end = std::numeric_limits<double>::infinity();
+    for (int c = 0; c < m; ++c) {
+      const double slow = dram_bw > 0 ? std::max(1.0, t.bw(j, c) * m / dram_bw) : 1.0;
+      const double end = ready[c] + t.latency(j, c) * slow;
+      if (end < pick_end) {
+        pick_end = end;
+        pick = c;
+      }
+    }
+    ready[pick] = pick_end;
+    out.core[j] = pick;
+    out.priority[j] = static_cast<double>(i) / n;
   }
   return out;
 }

@@ -170,6 +170,11 @@ workload::Layer layer_from_magma(const io::MagmaJob& j) {
   }
 }
 
+static std::string too_many_jobs() {
+  return "more than " + std::to_string(kMaxScheduleJobs) +
+         " jobs (the heuristics' time grows with jobs squared; expected a smaller batch)";
+}
+
 std::vector<Job> load_jobs(const std::string& name_or_path) {
   std::vector<Job> jobs;
   const auto& tenants = batch_tenants(name_or_path);
@@ -203,6 +208,8 @@ std::vector<Job> load_jobs(const std::string& name_or_path) {
                                                   "' (expected " + names + " or a MAGMA job file)");
   }
   for (const auto& mj : io::read_magma_jobs(name_or_path)) {
+    if (static_cast<int64_t>(jobs.size()) >= kMaxScheduleJobs)
+      throw InputError({name_or_path, mj.line, 1}, too_many_jobs());
     Job j;
     j.layer = layer_from_magma(mj);
     if (j.layer.out_y() < 1 || j.layer.out_x() < 1)
@@ -253,7 +260,11 @@ JobTable build_job_table(const std::vector<Job>& jobs, const Platform& p, int64_
   return t;
 }
 
-JobTable job_table_from_magma(const io::MagmaTable& m) {
+JobTable job_table_from_magma(const io::MagmaTable& m, const std::string& file) {
+  if (m.num_jobs > kMaxScheduleJobs) {
+    const auto& r = m.rows[static_cast<size_t>(kMaxScheduleJobs * m.num_cores)];
+    throw InputError({file, r.line, 1}, too_many_jobs());
+  }
   JobTable t;
   t.num_jobs = static_cast<int>(m.num_jobs);
   t.num_cores = static_cast<int>(m.num_cores);

@@ -132,6 +132,39 @@ TEST(ScheduleWarmStart, TransferAndWarmSearch) {
   EXPECT_LE(w.makespan_cycles, 4827615 * 1.05);  // within 5% of MAGMA's 10,500-evaluation GA
 }
 
+// Speed-weighted core draws are uniform draws on identical cores: G# gives the very same run.
+TEST(ScheduleWarmStart, SpeedWeightedDrawsIdenticalOnHomogeneousCores) {
+  const JobTable t = magma_table("batch_recom/insts0");
+  Simulator sim(t, 1.0);
+  GsharpOptions o;
+  o.budget = 1500;
+  const SearchResult a = run_gsharp(sim, o);
+  o.speed_weighted_cores = false;
+  const SearchResult b = run_gsharp(sim, o);
+  EXPECT_EQ(a.makespan_cycles, b.makespan_cycles);
+  EXPECT_EQ(a.best.core, b.best.core);
+}
+
+// Repair: jobs in carried-priority order, each to the core where it ends first with its fair
+// share of the bandwidth. Hand-worked: 2 cores, BW 2; (L, b) per core: job 0 (10, 1) / (20, 1),
+// job 1 (4, 4) / (4, 0), job 2 (6, 0) / (3, 0); order 2, 0, 1. Job 2: ends 6 on c0, 3 on c1 ->
+// c1 (ready 3). Job 0: 10 on c0, 3 + 20 on c1 -> c0 (ready 10). Job 1: on c0 10 + 4 x
+// max(1, 4 x 2 / 2) = 26, on c1 3 + 4 = 7 -> c1.
+TEST(ScheduleWarmStart, RepairIsBandwidthAwareListScheduling) {
+  JobTable t;
+  t.num_jobs = 3;
+  t.num_cores = 2;
+  t.core_names = {"c0", "c1"};
+  t.jobs.resize(3);
+  t.latency_cycles = {10, 20, 4, 4, 6, 3};
+  t.req_bw = {1, 1, 4, 0, 0, 0};
+  const Schedule carried{{0, 0, 0}, {0.5, 0.9, 0.1}};
+  const Schedule r = repair_schedule(t, 2.0, carried);
+  EXPECT_EQ(r.core, (std::vector<int>{0, 1, 1}));
+  EXPECT_LT(r.priority[2], r.priority[0]);
+  EXPECT_LT(r.priority[0], r.priority[1]);
+}
+
 // MAGMA's GA as published counts its re-evaluated elites: 100 + 5 per generation.
 TEST(ScheduleWarmStart, MagmaExactCountsEveryEvaluation) {
   const JobTable t = magma_table("batch_recom/insts0");

@@ -135,6 +135,30 @@ TEST(ScheduleReaders, JobTableErrorsCarryLocation) {
   EXPECT_DOUBLE_EQ(ok.rows[3].req_dram_bw, 0.5);
 }
 
+// A UTF-8 byte-order mark is not part of the first field: line 1 parses, errors keep columns.
+TEST(ScheduleReaders, ByteOrderMarkIsSkipped) {
+  const auto jobs = io::parse_magma_jobs(
+      "\xEF\xBB\xBF"
+      "1,1,20,512,128,1,1,1,3\n",
+      "j.csv");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].dims[0], 20);
+  try {
+    io::parse_magma_jobs(
+        "\xEF\xBB\xBF"
+        "1,1,0,512,128,1,1,1,3\n",
+        "j.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "j.csv:1:5: expected a size in 1..2147483647, found 0");
+  }
+  const auto t = io::parse_magma_job_table(
+      "\xEF\xBB\xBF"
+      "job,core,latency_cycles,req_dram_bw\n0,0,10,1\n",
+      "t.csv");
+  EXPECT_EQ(t.rows.size(), 1u);
+}
+
 TEST(ScheduleReaders, JobFileAndPlatformErrorsCarryLocation) {
   try {
     io::parse_magma_jobs("1,1,20,512,128,1,1,1,3\n1,2,20,512,0,1,1,1,3\n", "j.csv");

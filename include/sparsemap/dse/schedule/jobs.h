@@ -64,7 +64,13 @@ JobTable build_job_table(const std::vector<Job>& jobs, const Platform& p,
                          int64_t* cost_evals = nullptr);
 
 // A MAGMA job table as it is (latencies and bandwidths in MAGMA's units).
-JobTable job_table_from_magma(const io::MagmaTable& t);
+JobTable job_table_from_magma(const io::MagmaTable& t, const std::string& file = "<job table>");
+
+// The most jobs a schedule takes (a job file, a job table): the heuristics' and the
+// dispatchers' time grows with jobs x tenants (100,000 jobs took 300 s before any search);
+// 10,000 jobs take about 3 s of heuristics and 1 s per 100 G# evaluations. Larger: InputError
+// at the line of the first job over the limit.
+inline constexpr int64_t kMaxScheduleJobs = 10000;
 
 // The layer MAGMA's job line stands for (see load_jobs).
 workload::Layer layer_from_magma(const io::MagmaJob& j);
