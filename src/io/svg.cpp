@@ -173,6 +173,7 @@ std::string label(double v) {
   if (a >= 1e12) return scaled(1e12, "T");
   if (a >= 1e9) return scaled(1e9, "G");
   if (a >= 1e6) return scaled(1e6, "M");
+  if (a >= 1e5) return scaled(1e3, "k");
   if (a >= 1 && std::fabs(a - std::round(a)) < 1e-9)
     return sign + commas(static_cast<int64_t>(std::llround(a)));
   if (a >= 1) return scaled(1, "");

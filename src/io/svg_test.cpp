@@ -42,6 +42,8 @@ TEST(Svg, NumbersAndLabels) {
   EXPECT_EQ(num(7), "7");
   EXPECT_EQ(label(1234), "1,234");
   EXPECT_EQ(label(2500000), "2.5M");
+  EXPECT_EQ(label(500000), "500k");
+  EXPECT_EQ(label(99999), "99,999");
   EXPECT_EQ(label(1.25e9), "1.25G");
   EXPECT_EQ(label(0.05), "0.05");
   EXPECT_EQ(label(0), "0");

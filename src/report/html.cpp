@@ -20,7 +20,16 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-std::string commas(int64_t v) { return svg::label(static_cast<double>(v)); }
+// 4090000000 -> "4,090,000,000" (tables); short_num -> "4.09G" (tiles, chart labels).
+std::string commas(int64_t v) {
+  std::string d = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+std::string short_num(int64_t v) { return svg::label(static_cast<double>(v)); }
 
 std::string pct(double v) { return fixed(v, 1) + "%"; }
 
@@ -114,7 +123,7 @@ std::string summary_section(const Report& r) {
             commas(r.hw.num_pes) + " PEs, L1 " + bytes_text(r.hw.l1_bytes) + "/PE, L2 " +
                 bytes_text(r.hw.l2_bytes) + ", " + svg::label(r.hw.clock_mhz) + " MHz, " +
                 fixed(c.hw_area_mm2, 3) + " mm\u00b2");
-  s += tile("Mapped runtime", commas(m.runtime_cycles) + " cycles",
+  s += tile("Mapped runtime", short_num(m.runtime_cycles) + " cycles",
             fixed(cycles_ms(m.runtime_cycles, r.hw.clock_mhz), 3) + " ms at clock; " +
                 std::to_string(m.layers_ok) + "/" + std::to_string(m.layers.size()) +
                 " GEMM layers mapped");
@@ -126,7 +135,7 @@ std::string summary_section(const Report& r) {
         c.best.runtime_cycles > 0 && c.hw_runtime_cycles > 0
             ? static_cast<double>(c.hw_runtime_cycles) / static_cast<double>(c.best.runtime_cycles)
             : 0;
-    s += tile("Co-design best", commas(c.best.runtime_cycles) + " cycles",
+    s += tile("Co-design best", short_num(c.best.runtime_cycles) + " cycles",
               commas(c.best.pes) + " PEs, " + fixed(c.best.area_mm2, 3) + " mm\u00b2 (" +
                   c.platform + "); " + fixed(sp, 2) + "\u00d7 vs " + r.hw.name);
   } else {
@@ -674,11 +683,11 @@ std::string summary_text(const Report& r) {
   const CodesignSection& c = r.codesign;
   o << "report: " << r.model << " on " << r.hw.name << " (" << r.hw.num_pes << " PEs), "
     << fixed(r.wall_s, 1) << " s\n";
-  o << "  mappings  " << commas(m.runtime_cycles) << " cycles, " << fixed(m.energy_nj / 1e3, 1)
+  o << "  mappings  " << short_num(m.runtime_cycles) << " cycles, " << fixed(m.energy_nj / 1e3, 1)
     << " uJ, geomean PE utilisation " << fixed(m.utilisation_geomean_pct, 1) << "% (" << m.layers_ok
     << "/" << m.layers.size() << " layers, budget " << r.options.map_budget << ")\n";
   o << "  codesign  " << c.platform << ": "
-    << (c.feasible ? "best " + commas(c.best.runtime_cycles) + " cycles with " +
+    << (c.feasible ? "best " + short_num(c.best.runtime_cycles) + " cycles with " +
                          commas(c.best.pes) + " PEs, " + fixed(c.best.area_mm2, 3) + " mm^2"
                    : std::string("no feasible design"))
     << "; front of " << c.front.size() << " of " << c.designs.size() << " designs\n";

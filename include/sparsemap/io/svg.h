@@ -19,8 +19,8 @@ std::string escape(std::string_view text);
 // ("12.5", "80.33", "0").
 std::string num(double v);
 
-// A short tick or value label: 1234 -> "1,234"; >= 1e6 -> "1.2M", >= 1e9 "3.4G" (2 significant
-// decimals at most); below 1, up to 3 significant digits ("0.05", "0.125").
+// A short tick or value label: 1234 -> "1,234"; >= 1e5 -> "500k", >= 1e6 -> "1.2M", >= 1e9
+// "3.4G" (2 decimals at most); below 1, up to 3 significant digits ("0.05", "0.125").
 std::string label(double v);
 
 // The Okabe-Ito palette (colour-blind safe), cycled by index: blue, orange, green, vermillion,
