@@ -420,12 +420,12 @@ std::string scatter_chart(const ScatterChart& c, size_t* elements) {
   for (const Mark& m : c.x_marks) {
     const double x = f.x(m.value);
     d.line(x, f.top, x, f.top + f.height, kAxis, 1.2, "5 4", "mark");
-    d.text(x - 4, f.top + f.height - 6, m.label, 11, "end", kAxis);
+    d.text(x - 4, f.top + 12, m.label, 11, "end", kAxis);
   }
   for (const Mark& m : c.y_marks) {
     const double y = f.y(m.value);
     d.line(f.left, y, f.left + f.width, y, kAxis, 1.2, "5 4", "mark");
-    d.text(f.left + 6, y - 5, m.label, 11, "start", kAxis);
+    d.text(f.left + f.width - 6, y - 5, m.label, 11, "end", kAxis);
   }
   for (const Series& s : c.series) {
     std::vector<std::pair<double, double>> pts;

@@ -349,6 +349,8 @@ std::string nongemm_section(const Report& r) {
        "model description reads and writes (inputs &times; operands + outputs; GEMM-class: "
        "inputs + weights + outputs), in millions.</p>";
   if (n.available) {
+    if (!n.warning.empty())
+      s += "<p class=\"note\"><b>Noisy timings:</b> " + escape(n.warning) + "</p>";
     s += cmd_line(n.command);
     std::vector<std::string> groups;
     for (const auto& [g, _] : n.group_ms) groups.push_back(g);
@@ -592,7 +594,8 @@ nlohmann::json report_json(const Report& r) {
                      {"gemm_ms", n.gemm_ms},
                      {"attention_ms", n.attention_ms},
                      {"groups_ms", n.group_ms},
-                     {"command", n.command}});
+                     {"command", n.command},
+                     {"warning", n.warning}});
     if (n.has_hw)
       measured["hw"] = {{"arch", n.hw_name},       {"total_ms", n.hw_total_ms},
                         {"gemm_ms", n.hw_gemm_ms}, {"groups_ms", n.hw_group_ms},
@@ -697,7 +700,13 @@ std::string summary_text(const Report& r) {
       << "% of CPU operator time (" << fixed(r.nongemm.total_ms, 1) << " ms per inference)\n";
   else
     o << "  nongemm   " << r.nongemm_static.nongemm_layers
-      << " NonGEMM layers; not measured: " << r.nongemm.why_absent.substr(0, 70) << "\n";
+      << " NonGEMM layers; time not measured: " <<
+        [&] {
+          // The reason's first clause (the page has all of it).
+          const std::string first = r.nongemm.why_absent.substr(0, r.nongemm.why_absent.find(", "));
+          return first.size() <= 66 ? first : first.substr(0, 62) + " ...";
+        }()
+      << "\n";
   double best = 0;
   for (const auto& [f, by] : r.spmm.geomean)
     for (const auto& [t, v] : by) best = std::max(best, v);

@@ -111,7 +111,8 @@ struct Series {
   bool line = false;
   bool outline = true;  // a white ring around each point (separates overlapping points)
 };
-// A dashed reference line across the plot area at a data value, with a short label.
+// A dashed reference line across the plot area at a data value, with a short label (vertical
+// lines: at the top, left of the line; horizontal: at the right end, above the line).
 struct Mark {
   double value = 0;
   std::string label;

@@ -112,6 +112,7 @@ struct NongemmMeasured {
   std::map<std::string, double> hw_group_ms;
   int64_t hw_shapes = 0, hw_failed = 0;
   std::string command;  // the reproducing command
+  std::string warning;  // a busy machine: timings to take with care
 };
 
 // (d) SpMM speedup of the pruned GEMM-class layers.
