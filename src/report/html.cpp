@@ -244,6 +244,21 @@ std::string codesign_section(const Report& r) {
        "mapper's mappings of section 1. No design can beat the compute bound of " +
        commas(c.compute_bound_cycles) + " cycles (dashed). Search time " + fixed(c.wall_s, 2) +
        " s.</p>";
+  // Say so when the --hw accelerator beats the front at its own area: it lies outside the
+  // searched space (more PEs than the platform allows, or buffers below the search's sizing).
+  bool hw_below = false;
+  for (const DesignPoint& d : c.front)
+    hw_below = hw_below || (d.area_mm2 >= c.hw_area_mm2 && d.runtime_cycles > c.hw_runtime_cycles &&
+                            c.hw_runtime_cycles > 0);
+  if (hw_below)
+    s += "<p class=\"note\">" + escape(r.hw.name) +
+         " lies below the front: it is not in the "
+         "searched space (" +
+         commas(r.hw.num_pes) + " PEs against the platform's limit of " + commas(c.pe_limit) +
+         "; L1 " + bytes_text(r.hw.l1_bytes) + " per PE and L2 " + bytes_text(r.hw.l2_bytes) +
+         ", where the search sizes buffers to what its mappings "
+         "need), so the front is the best the search found within the platform, not a bound on "
+         "every accelerator.</p>";
   s += cmd_line("sparsemap codesign " + base_flags(r) + " --platform " + c.platform + " --budget " +
                 std::to_string(r.options.codesign_budget) + " --seed " +
                 std::to_string(r.options.seed) + " --baselines none");
