@@ -98,6 +98,7 @@ report::NongemmMeasured measure_nongemm(const ReportArgs& a, const std::string& 
   po.schedule = {0, 0, 1, a.profile_iters};
   po.threads = a.threads;
   po.gemm_shapes = true;
+  po.statistic = ng::Statistic::Min;  // robust on a shared machine (profile.h)
   const ng::Profile p = ng::profile_model(name, mo, po);
   const ng::Split sp = ng::split_profile(p);
   n.available = true;
@@ -113,7 +114,7 @@ report::NongemmMeasured measure_nongemm(const ReportArgs& a, const std::string& 
     if (ms > 0) n.group_ms[g] = ms;
   std::string cmd = "sparsemap nongemm --model " + name + " --threads " +
                     std::to_string(a.threads) + " --iters " + std::to_string(a.profile_iters) +
-                    " --schedule 0,0,1 --seed " + std::to_string(a.seed) + " --batch " +
+                    " --schedule 0,0,1 --stat min --seed " + std::to_string(a.seed) + " --batch " +
                     std::to_string(a.zoo.batch);
   if (mo.seq_len > 0) cmd += " --seq " + std::to_string(mo.seq_len);
   try {

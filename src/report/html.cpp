@@ -351,8 +351,8 @@ std::string nongemm_section(const Report& r) {
          std::to_string(n.threads) + " thread" + (n.threads == 1 ? "" : "s") + ", " +
          std::to_string(n.runs) +
          " recorded inferences after a warm-up, seeded random weights), its top-level operators "
-         "timed and grouped by the taxonomy; bars are % of the summed operator time per "
-         "inference (ms in the table)." +
+         "timed (per operator the fastest of the runs) and grouped by the taxonomy; bars are % "
+         "of the summed operator time per inference (ms in the table)." +
          (n.has_hw ? " The second bar replaces each GEMM's measured time by the cost model's "
                      "runtime on <b>" +
                          escape(n.hw_name) +
@@ -466,9 +466,10 @@ std::string spmm_section(const Report& r) {
        "sparsity, stored in the format and multiplied by the library's SpMM kernel with a "
        "random N(0, 1) activation of K &times; n, n = min(the layer's columns, " +
        commas(r.options.spmm_max_cols) +
-       "). Time per product in ms is the median of at least 3 repeats and " +
+       "). Time per product in ms is the fastest of at least 3 repeats over at least " +
        fixed(r.options.spmm_min_ms, 0) +
-       " ms; speedup = OpenBLAS sgemm time on the dense weight / SpMM time (same process, " +
+       " ms (the minimum: robust when other processes share the machine); speedup = OpenBLAS sgemm "
+       "time on the dense weight / SpMM time (same process, " +
        std::to_string(p.threads) + " thread" + (p.threads == 1 ? "" : "s") + ", ISA " +
        escape(p.isa) + ", OpenBLAS core " + escape(p.openblas_core) +
        "); above 1&times; the sparse kernel wins. Bounded: the " +
@@ -484,7 +485,8 @@ std::string spmm_section(const Report& r) {
   if (!shapes_arg.empty())
     s += cmd_line("env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap spmm-bench --shapes " +
                   shell_word(shapes_arg) + " --formats " + shell_word(formats) + " --sparsity " +
-                  shell_word(sparsities) + " --threads " + std::to_string(p.threads));
+                  shell_word(sparsities) + " --threads " + std::to_string(p.threads) +
+                  " --stat min");
   svg::ScatterChart ch;
   ch.title = "Geomean speedup over dense OpenBLAS vs sparsity";
   ch.x.label = "sparsity (% of weights pruned)";

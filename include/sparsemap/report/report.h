@@ -27,7 +27,8 @@ struct ReportOptions {
   std::vector<double> spmm_sparsities = {0.5, 0.7, 0.9};
   int64_t spmm_max_cols = 128;  // activation columns N of each measured product (cap)
   int64_t spmm_max_shapes = 8;  // distinct weight shapes measured (the most MACs first)
-  double spmm_min_ms = 4;       // minimum timed milliseconds per measurement (>= 3 repeats)
+  double spmm_min_ms = 4;       // minimum timed milliseconds per measurement (>= 3 repeats; the
+                                // fastest repeat counts: robust on a shared machine)
   // Progress: (stage, done, total) after each step of a stage; may be empty.
   std::function<void(const std::string&, int64_t, int64_t)> progress;
 };
