@@ -134,6 +134,28 @@ print(f"screenshot {w}x{h}, {len(shot)} bytes (blank page: {len(blank)} bytes), 
       f"{len(colours)} colours in its top 500 rows")
 PY
 
+# The NonGEMM section of a suite model: measured with libtorch, or says the build has none.
+if "$bin" report --model resnet50 --hw maestro-example --budget 10 --codesign-budget 8 \
+  --spmm-shapes 0 --profile-iters 1 --quiet --out "$tmp/r50.html" --json "$tmp/r50.json" \
+  2>"$tmp/err"; then
+  /usr/bin/python3 - "$tmp/r50.json" "$tmp/r50.html" <<'PY' || fails=$((fails + 1))
+import json, sys
+m = json.load(open(sys.argv[1]))["nongemm"]["measured"]
+page = open(sys.argv[2], encoding="utf-8").read()
+if m["available"]:
+    ok = m["total_ms"] > 0 and 0 < m["gemm_ms"] < m["total_ms"] and "CPU, measured" in page
+    ok = ok and m.get("hw", {}).get("gemm_ms", 0) > 0
+elif "without libtorch" in m["why_absent"]:
+    ok = "built without libtorch" in page
+else:
+    ok = False
+if not ok:
+    sys.exit(f"FAIL: resnet50's NonGEMM section: {json.dumps(m)[:300]}")
+PY
+else
+  fail "sparsemap report --model resnet50 exited non-zero: $(head -c 300 "$tmp/err")"
+fi
+
 # Bad input: one line on stderr, exit 2.
 bad() {
   local what=$1
