@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_schedule(app);
   sparsemap::cli::register_fuse(app);
   sparsemap::cli::register_hwalloc(app);
+  sparsemap::cli::register_report(app);
   if (argc > 1 && argv[1][0] != '-' &&
       app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
     std::string names;
