@@ -1,7 +1,9 @@
 # python/: the `sparsemap` Python package (pybind11). Included from the top CMakeLists.txt after
 # the core targets. The package is assembled in ${PROJECT_BINARY_DIR}/python/sparsemap, so
 # `PYTHONPATH=build/python python3 -c 'import sparsemap'` works from the build tree; pytest runs
-# python/tests under ctest as `python_tests`.
+# python/tests under ctest as `python_tests` (SPARSEMAP_BUILD_DIR: the build tree, whose CLI the
+# tests run to compute their expectations; test_install.py runs `cmake --install` into a
+# temporary prefix).
 #
 #   SPARSEMAP_WITH_PYTHON (default ON when pybind11 and Python 3 development files are found).
 find_package(pybind11 CONFIG QUIET)
@@ -50,8 +52,11 @@ execute_process(COMMAND ${Python3_EXECUTABLE} -c
   "import sysconfig; print(sysconfig.get_path('platlib', vars={'platbase': '.', 'base': '.'}))"
   OUTPUT_VARIABLE _site OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(SPARSEMAP_PYTHON_INSTALL_DIR ${_site} CACHE PATH "Install folder of the Python package")
-install(TARGETS sparsemap_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap)
-install(FILES ${python_files} DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap)
+# Component `python`: `cmake --install build --component python` installs the package alone.
+install(TARGETS sparsemap_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
+  COMPONENT python)
+install(FILES ${python_files} DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
+  COMPONENT python)
 
 if(SPARSEMAP_BUILD_TESTS)
   add_test(NAME python_tests COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider
