@@ -74,6 +74,11 @@ std::string arch_argument(py::handle a, std::vector<std::unique_ptr<TempPath>>& 
 std::string model_argument(py::handle m) {
   if (py::isinstance<py::str>(m) || py::hasattr(m, "__fspath__"))
     return py::str(py::module_::import("os").attr("fspath")(m));
+  if (py::isinstance<workload::Model>(m))
+    throw py::type_error(
+        "model: the command entry points take what --model takes (a zoo name or a model "
+        "file); a Model object cannot be written to a file that --model reads back (NonGEMM "
+        "layers have no DFSL form): pass its name or file");
   throw py::type_error(
       "model: expected a zoo name or a model file path (.m, .csv, .onnx), as --model takes");
 }

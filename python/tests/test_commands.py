@@ -59,6 +59,17 @@ def test_map_model_equals_the_cli(tmp_path):
     assert more["levels"] == 1 and set(more["dataflows_total"]) == {"kcp_ws", "xp_ws", "yxp_os"}
 
 
+def test_map_model_takes_an_arch_object():
+    hw = sm.arch("gamma-edge")
+    by_name = sm.map_model("resnet18", "gamma-edge", budget=20, seed=1)
+    assert deterministic(sm.map_model("resnet18", hw, budget=20, seed=1)) == deterministic(by_name)
+    hw.num_pes = 64  # an edited accelerator is what the search sees
+    small = sm.map_model("resnet18", hw, budget=20, seed=1)
+    assert max(l["pes_used"] for l in small["layers"]) <= 64
+    with pytest.raises(TypeError, match="Model object"):
+        sm.map_model(sm.zoo("resnet18"), hw)
+
+
 def test_codesign_equals_the_cli(tmp_path):
     kw = dict(platform="edge", budget=40, seed=2, baselines="random,fixed-gamma")
     got = sm.codesign("resnet18", **kw)
