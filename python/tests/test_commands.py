@@ -131,6 +131,19 @@ def test_bad_arguments_raise_the_clis_line(call, args):
     assert str(e.value) == line
 
 
+def test_flag_parse_errors_give_cli11s_first_line():
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI}")
+    for kw, flags in [({"budget": "abc"}, ["--budget", "abc"]),
+                      ({"colour": "blue"}, ["--colour", "blue"])]:
+        r = subprocess.run([str(CLI), "map", "--model", "resnet18", "--hw", "gamma-edge", *flags],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2
+        with pytest.raises(ValueError) as e:
+            sm.map_model("resnet18", "gamma-edge", **kw)
+        assert str(e.value) == r.stderr.splitlines()[0]
+
+
 def test_missing_file_is_file_not_found():
     with pytest.raises(FileNotFoundError, match="no-such.m"):
         sm.map_model("no-such.m", "gamma-edge")
@@ -143,3 +156,9 @@ def test_unknown_option_and_libtorch_methods():
         sm.map_model("resnet18", "gamma-edge", json="-")
     with pytest.raises(TypeError, match="zoo name"):
         sm.map_model(42, "gamma-edge")
+    # The module is built without libtorch: its RL / learned methods say so, as such a CLI does.
+    model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
+    with pytest.raises(ValueError, match="without libtorch"):
+        sm.hwalloc(model, method="confuciux", budget=10)
+    with pytest.raises(ValueError, match="without libtorch"):
+        sm.fuse("resnet18", method="learned")
