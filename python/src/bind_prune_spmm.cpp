@@ -232,8 +232,10 @@ py::array spmm(py::handle a, py::handle b, int threads, const std::string& isa,
   DenseInput ain;
   int64_t rows = 0, cols = 0;
   if (dense_a) {
-    ain = dense_input(a, "a");
-    if (ain.shape.size() != 2) throw py::value_error("a: expected a 2-D array or sparse matrix");
+    py::array arr = py::array::ensure(a);
+    if (!arr || arr.ndim() != 2)
+      throw py::value_error("a: expected a sparsemap sparse matrix or a 2-D array");
+    ain = dense_input(arr, "a");
     rows = ain.view.rows;
     cols = ain.view.cols;
   } else {
@@ -247,6 +249,10 @@ py::array spmm(py::handle a, py::handle b, int threads, const std::string& isa,
                               : py::array::ensure(out);
   if (!c) throw py::value_error("out: expected a NumPy array");
   const sparse::MatrixView cv = dense_output(c, rows, bin.view.cols, "out");
+  // The kernels' contract: C overlaps neither A nor B.
+  py::object may_share = py::module_::import("numpy").attr("may_share_memory");
+  if (may_share(c, bin.keep).cast<bool>() || (dense_a && may_share(c, ain.keep).cast<bool>()))
+    throw py::value_error("out: must not share memory with a or b");
   if (dense_a) {
     py::gil_scoped_release nogil;
     if (ref)

@@ -41,6 +41,10 @@ DenseInput dense_input(py::handle obj, const std::string& what, py::object copy)
   if (a.ndim() != 1 && a.ndim() != 2)
     throw py::value_error(what + ": expected a 1-D or 2-D array, got " + std::to_string(a.ndim()) +
                           "-D");
+  const char kind = a.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
+    throw py::value_error(what + ": expected real numbers, got dtype " +
+                          std::string(py::str(a.dtype())));
   DenseInput in;
   in.shape.assign(a.shape(), a.shape() + a.ndim());
   const bool force = !copy.is_none() && copy.cast<bool>();

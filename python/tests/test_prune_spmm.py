@@ -154,6 +154,14 @@ def test_spmm_bad_arguments():
         sm.spmm(a, np.ones((6, 3), np.float32), threads=-1)
     with pytest.raises(ValueError, match="expected shape"):
         sm.spmm(a, np.ones((6, 3), np.float32), out=np.empty((4, 4), np.float32))
+    sq = sm.prune_to(np.ones((4, 4), np.float32), "csr", 0.5)
+    b = np.ones((4, 4), np.float32)
+    with pytest.raises(ValueError, match="must not share memory"):
+        sm.spmm(sq, b, out=b)
+    with pytest.raises(ValueError, match="sparse matrix or a 2-D array"):
+        sm.spmm("csr", b)
+    with pytest.raises(ValueError, match="real numbers"):
+        sm.spmm(sq, b.astype(np.complex64))
 
 
 def test_spmm_from_threads_at_once():
