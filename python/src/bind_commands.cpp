@@ -4,10 +4,10 @@
 // Each function runs the command's own code in this process (the apps/cmd_*.cpp that the
 // `sparsemap` binary runs, compiled into the module; no subprocess): its keyword arguments
 // become the command's flags (foo_bar=x -> --foo-bar x; True -> a flag; None and False -> left
-// out; a list -> comma-joined), its JSON is written to a temporary file and read back, and its
-// human table goes nowhere. So the dict, the options, their defaults and every error message
-// are the CLI's by construction. The GIL is released while the command runs; commands run one
-// at a time per process (they share std::cout), each with the threads its options ask for.
+// out; a list -> comma-joined), its JSON (--json -) is captured from std::cout and parsed, and
+// its human table goes nowhere. So the dict, the options, their defaults and every error
+// message are the CLI's by construction. The GIL is released while the command runs; commands run
+// one at a time per process (they share std::cout), each with the threads its options ask for.
 #include <pybind11/stl.h>
 #include <unistd.h>
 
@@ -60,37 +60,68 @@ std::string flag_value(py::handle v) {
   return py::str(v);
 }
 
+// What one command call passes: its arguments, the temporary files they name, and the Model
+// objects it hands over in memory (cli::in_memory_models, under the key that --model names).
+struct Call {
+  std::vector<std::string> args;
+  std::vector<std::unique_ptr<TempPath>> temps;
+  std::vector<std::pair<std::string, workload::Model>> models;
+};
+
 // An accelerator argument: a preset name or file (str / PathLike), or an Arch object (written
 // to a temporary YAML file that --hw reads back).
-std::string arch_argument(py::handle a, std::vector<std::unique_ptr<TempPath>>& temps) {
+std::string arch_argument(py::handle a, Call& call) {
   if (py::isinstance<arch::Arch>(a)) {
-    temps.push_back(std::make_unique<TempPath>(".yaml"));
-    std::ofstream(temps.back()->path) << io::write_arch_yaml(a.cast<const arch::Arch&>());
-    return temps.back()->path.string();
+    call.temps.push_back(std::make_unique<TempPath>(".yaml"));
+    std::ofstream(call.temps.back()->path) << io::write_arch_yaml(a.cast<const arch::Arch&>());
+    return call.temps.back()->path.string();
   }
   return py::str(py::module_::import("os").attr("fspath")(a));
 }
 
-std::string model_argument(py::handle m) {
+// A model argument: a zoo name or a file (str / PathLike), or a Model object (handed to the
+// command in memory under the key "python:NAME#N", which --model then names).
+std::string model_argument(py::handle m, Call& call) {
+  if (py::isinstance<workload::Model>(m)) {
+    static std::atomic<uint64_t> counter{0};
+    const auto& model = m.cast<const workload::Model&>();
+    call.models.emplace_back("python:" + model.name + "#" + std::to_string(counter++), model);
+    return call.models.back().first;
+  }
   if (py::isinstance<py::str>(m) || py::hasattr(m, "__fspath__"))
     return py::str(py::module_::import("os").attr("fspath")(m));
-  if (py::isinstance<workload::Model>(m))
-    throw py::type_error(
-        "model: the command entry points take what --model takes (a zoo name or a model "
-        "file); a Model object cannot be written to a file that --model reads back (NonGEMM "
-        "layers have no DFSL form): pass its name or file");
   throw py::type_error(
-      "model: expected a zoo name or a model file path (.m, .csv, .onnx), as --model takes");
+      "model: expected a zoo name, a model file path (.m, .csv, .onnx) or a Model, as --model "
+      "takes");
+}
+
+Call model_call(py::handle model, Call call = {}) {
+  if (!model.is_none()) {
+    const std::string key = model_argument(model, call);
+    call.args.insert(call.args.begin(), {"--model", key});
+  }
+  return call;
 }
 
 using Register = void (*)(CLI::App&);
 
+// The Model objects of a call, in cli::in_memory_models while the command runs.
+struct InMemoryModels {
+  const Call& call;
+  explicit InMemoryModels(const Call& c) : call(c) {
+    for (const auto& [key, model] : call.models) cli::in_memory_models()[key] = model;
+  }
+  ~InMemoryModels() {
+    for (const auto& kv : call.models) cli::in_memory_models().erase(kv.first);
+  }
+};
+
 // Runs `sparsemap <command> <args> --json - --quiet` in this process; the JSON as Python
 // objects. InputError propagates (ValueError / FileNotFoundError with the CLI's line); a CLI11
-// parse error (unknown option, bad number) becomes ValueError with CLI11's message.
-py::object run_command(const std::string& command, Register reg, std::vector<std::string> args,
-                       const py::kwargs& options,
-                       std::vector<std::unique_ptr<TempPath>> temps = {}) {
+// parse error (unknown option, bad number) becomes ValueError with CLI11's first line.
+py::object run_command(const std::string& command, Register reg, Call call,
+                       const py::kwargs& options) {
+  std::vector<std::string>& args = call.args;
   for (auto item : options) {
     const std::string key = py::str(item.first);
     if (key == "json" || key == "quiet")
@@ -105,19 +136,20 @@ py::object run_command(const std::string& command, Register reg, std::vector<std
       continue;
     }
     const std::string arg =
-        key == "hw" ? arch_argument(item.second, temps) : flag_value(item.second);
+        key == "hw" ? arch_argument(item.second, call) : flag_value(item.second);
     args.push_back(flag);
     args.push_back(arg);
   }
   args.insert(args.begin(), {"sparsemap", command});
   args.insert(args.end(), {"--json", "-", "--quiet"});
   std::string parse_error;
-  std::ostringstream captured;  // with --json -, the commands write only the JSON (fuse: its
-                                // table first); stdio output is off with --json - too
+  std::ostringstream captured;  // with --json -, the commands write only the JSON there (fuse:
+                                // its table first) and keep their stdio tables off
   {
     py::gil_scoped_release nogil;
     static std::mutex one_at_a_time;
     const std::lock_guard<std::mutex> lock(one_at_a_time);
+    const InMemoryModels models(call);
     CLI::App app{"sparsemap"};
     app.require_subcommand(1);
     cli::configure_cli(app);
@@ -140,7 +172,7 @@ py::object run_command(const std::string& command, Register reg, std::vector<std
   // column 0 (json.dump(2) indents everything inside it).
   const std::string text = captured.str();
   size_t at = text.empty() ? std::string::npos : 0;
-  if (!text.empty() && (text[0] != '{' && text[0] != '[')) {
+  if (!text.empty() && text[0] != '{' && text[0] != '[') {
     at = std::min(text.find("\n{"), text.find("\n["));
     if (at != std::string::npos) ++at;
   }
@@ -151,86 +183,82 @@ py::object run_command(const std::string& command, Register reg, std::vector<std
 }  // namespace
 
 void bind_commands(py::module_& m) {
-  const char* how =
-      " Other keyword arguments are the command's flags (foo_bar=x for --foo-bar x, True for a "
-      "flag); defaults are the CLI's. Returns the dict the CLI writes with --json. Bad "
-      "arguments raise ValueError (FileNotFoundError for a missing file) with the CLI's line.";
+  const std::string how =
+      " `model` is what --model takes (a zoo name or a file) or a Model object; an accelerator "
+      "(hw=) a preset, a file or an Arch object. Other keyword arguments are the command's "
+      "flags (foo_bar=x for --foo-bar x, True for a flag); defaults are the CLI's. Returns the "
+      "dict the CLI writes with --json. Bad arguments raise ValueError (FileNotFoundError for a "
+      "missing file) with the CLI's line.";
   m.def(
       "map_model",
       [](py::object model, py::object arch, py::object algo, py::object budget, py::object seed,
          py::object threads, py::kwargs kw) {
-        std::vector<std::unique_ptr<TempPath>> temps;
-        std::vector<std::string> args = {"--model", model_argument(model), "--hw",
-                                         arch_argument(arch, temps)};
+        Call call;
+        call.args = {"--hw", arch_argument(arch, call)};
         kw["algo"] = algo;
         kw["budget"] = budget;
         kw["seed"] = seed;
         kw["threads"] = threads;
-        return run_command("map", cli::register_map, args, kw, std::move(temps));
+        return run_command("map", cli::register_map, model_call(model, std::move(call)), kw);
       },
       "model"_a, "arch"_a, "algo"_a = py::none(), "budget"_a = py::none(), "seed"_a = py::none(),
       "threads"_a = py::none(),
-      (std::string("`sparsemap map --model MODEL --hw ARCH`: the best mapping of every layer "
-                   "(GAMMA or a baseline optimiser). arch: a preset, a file or an Arch.") +
+      ("`sparsemap map --model MODEL --hw ARCH`: the best mapping of every layer (GAMMA or a "
+       "baseline optimiser)." +
        how)
           .c_str());
   m.def(
       "codesign",
       [](py::object model, py::object platform, py::object budget, py::object seed,
          py::object threads, py::kwargs kw) {
-        std::vector<std::string> args;
-        if (!model.is_none()) args = {"--model", model_argument(model)};
         kw["platform"] = platform;
         kw["budget"] = budget;
         kw["seed"] = seed;
         kw["threads"] = threads;
-        return run_command("codesign", cli::register_codesign, args, kw);
+        return run_command("codesign", cli::register_codesign, model_call(model), kw);
       },
       "model"_a = py::none(), "platform"_a = py::none(), "budget"_a = py::none(),
       "seed"_a = py::none(), "threads"_a = py::none(),
-      (std::string("`sparsemap codesign`: DiGamma's accelerator and mapping co-design under an "
-                   "area budget, beside baselines (table=True: the speedup table).") +
+      ("`sparsemap codesign`: DiGamma's accelerator and mapping co-design under an area "
+       "budget, beside baselines (table=True: the speedup table)." +
        how)
           .c_str());
   m.def(
       "attention",
       [](py::object model, py::kwargs kw) {
-        std::vector<std::string> args;
-        if (!model.is_none()) args = {"--model", model_argument(model)};
-        return run_command("attention", cli::register_attention, args, kw);
+        if (py::isinstance<workload::Model>(model))  // its --model is a shape name, not a model
+          throw py::type_error("model: attention takes FLAT's names or a zoo transformer name");
+        return run_command("attention", cli::register_attention, model_call(model), kw);
       },
       "model"_a = py::none(),
-      (std::string("`sparsemap attention`: FLAT's fused attention dataflow vs the unfused "
-                   "baseline per sequence length (seq='512,4K').") +
-       how)
-          .c_str());
+      ("`sparsemap attention`: FLAT's fused attention dataflow vs the unfused baseline per "
+       "sequence length (seq='512,4K'); model: FLAT's names (bert, trxl, t5, xlm) or a zoo "
+       "transformer name. Other keyword arguments are the command's flags; see map_model."));
   m.def(
       "fuse",
       [](py::object model, py::kwargs kw) {
-        return run_command("fuse", cli::register_fuse, {"--model", model_argument(model)}, kw);
+        return run_command("fuse", cli::register_fuse, model_call(model), kw);
       },
       "model"_a,
-      (std::string("`sparsemap fuse`: inter-layer fusion (DNNFuser's space); a list of "
-                   "methods returns a list of dicts. method='learned' needs libtorch: use the "
-                   "CLI.") +
+      ("`sparsemap fuse`: inter-layer fusion (DNNFuser's space); a list of methods returns a "
+       "list of dicts. method='learned' needs libtorch: use the CLI." +
        how)
           .c_str());
   m.def(
       "schedule",
       [](py::kwargs kw) { return run_command("schedule", cli::register_schedule, {}, kw); },
-      (std::string("`sparsemap schedule`: G# multi-tenant scheduling (jobs=, platform=, algo=).") +
+      ("`sparsemap schedule`: G# multi-tenant scheduling (jobs=, platform=, job_table=, "
+       "algo=)." +
        how)
           .c_str());
   m.def(
       "hwalloc",
       [](py::object model, py::kwargs kw) {
-        return run_command("hwalloc", cli::register_hwalloc, {"--model", model_argument(model)},
-                           kw);
+        return run_command("hwalloc", cli::register_hwalloc, model_call(model), kw);
       },
       "model"_a,
-      (std::string("`sparsemap hwalloc`: ConfuciuX's per-layer PEs and buffers. The RL methods "
-                   "(confuciux, rl, a2c) need libtorch: use the CLI; ga, sa, bo and random "
-                   "run here.") +
+      ("`sparsemap hwalloc`: ConfuciuX's per-layer PEs and buffers. The RL methods "
+       "(confuciux, rl, a2c) need libtorch: use the CLI; ga, sa, bo and random run here." +
        how)
           .c_str());
 }

@@ -66,8 +66,22 @@ def test_map_model_takes_an_arch_object():
     hw.num_pes = 64  # an edited accelerator is what the search sees
     small = sm.map_model("resnet18", hw, budget=20, seed=1)
     assert max(l["pes_used"] for l in small["layers"]) <= 64
-    with pytest.raises(TypeError, match="Model object"):
-        sm.map_model(sm.zoo("resnet18"), hw)
+
+
+def test_commands_take_model_objects():
+    """A Model object (here an edited zoo model) is handed to the command in memory."""
+    m = sm.zoo("resnet18")
+    whole = sm.map_model("resnet18", "gamma-edge", budget=20, seed=1)
+    assert deterministic(sm.map_model(m, "gamma-edge", budget=20, seed=1)) == deterministic(whole)
+    first = sm.Model("first-convs", [l for l in m.layers if l.is_gemm_class][:3])
+    part = sm.map_model(first, "gamma-edge", budget=20, seed=1)
+    assert part["model"] == "first-convs" and part["total"]["layers"] == 3
+    assert [l["runtime_cycles"] for l in part["layers"]] == [
+        l["runtime_cycles"] for l in whole["layers"][:3]]
+    got = sm.codesign(m, platform="edge", budget=20, seed=2, baselines="none")
+    assert got["model"] == "resnet18"
+    with pytest.raises(TypeError, match="attention takes"):
+        sm.attention(m)
 
 
 def test_codesign_equals_the_cli(tmp_path):
@@ -156,6 +170,8 @@ def test_unknown_option_and_libtorch_methods():
         sm.map_model("resnet18", "gamma-edge", json="-")
     with pytest.raises(TypeError, match="zoo name"):
         sm.map_model(42, "gamma-edge")
+    with pytest.raises(ValueError, match="expected a model name"):
+        sm.map_model("python:resnet18#0", "gamma-edge")  # no model is held under that key
     # The module is built without libtorch: its RL / learned methods say so, as such a CLI does.
     model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
     with pytest.raises(ValueError, match="without libtorch"):
