@@ -213,8 +213,41 @@ bool run_if(py::handle a, bool ref, sparse::ConstMatrixView b, sparse::MatrixVie
   return true;
 }
 
-std::pair<int64_t, int64_t> sparse_shape(py::handle a) {
-  return a.attr("shape").cast<std::pair<int64_t, int64_t>>();
+// rows x cols of a format object; false when `a` is none of the formats.
+bool sparse_shape(py::handle a, int64_t& rows, int64_t& cols) {
+  auto get = [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if (!py::isinstance<T>(a)) return false;
+    const T& x = a.cast<const T&>();
+    rows = x.rows;
+    cols = x.cols;
+    return true;
+  };
+  using namespace sparse;
+  return get(static_cast<CsrMatrix*>(nullptr)) || get(static_cast<BsrMatrix*>(nullptr)) ||
+         get(static_cast<CvseMatrix*>(nullptr)) || get(static_cast<NmMatrix*>(nullptr)) ||
+         get(static_cast<VnmMatrix*>(nullptr));
+}
+
+// Whether two arrays may overlap: the extents of their buffers intersect (numpy's
+// may_share_memory rule, without the call).
+bool may_overlap(const py::array& x, const py::array& y) {
+  auto extent = [](const py::array& v, uintptr_t& lo, uintptr_t& hi) {
+    lo = hi = reinterpret_cast<uintptr_t>(v.data());
+    if (v.size() == 0) return false;
+    for (py::ssize_t d = 0; d < v.ndim(); ++d) {
+      const py::ssize_t span = (v.shape(d) - 1) * v.strides(d);
+      if (span < 0)
+        lo -= static_cast<uintptr_t>(-span);
+      else
+        hi += static_cast<uintptr_t>(span);
+    }
+    hi += static_cast<uintptr_t>(v.itemsize());
+    return true;
+  };
+  uintptr_t a0, a1, b0, b1;
+  if (!extent(x, a0, a1) || !extent(y, b0, b1)) return false;
+  return a0 < b1 && b0 < a1;
 }
 
 py::array spmm(py::handle a, py::handle b, int threads, const std::string& isa,
@@ -228,9 +261,9 @@ py::array spmm(py::handle a, py::handle b, int threads, const std::string& isa,
   o.isa = sparse::resolve_isa(parse_isa(isa));
   const DenseInput bin = dense_input(b, "b", copy);
   if (bin.shape.size() != 2) throw py::value_error("b: expected a 2-D array");
-  const bool dense_a = !py::hasattr(a, "to_dense");
   DenseInput ain;
   int64_t rows = 0, cols = 0;
+  const bool dense_a = !sparse_shape(a, rows, cols);
   if (dense_a) {
     py::array arr = py::array::ensure(a);
     if (!arr || arr.ndim() != 2)
@@ -238,8 +271,6 @@ py::array spmm(py::handle a, py::handle b, int threads, const std::string& isa,
     ain = dense_input(arr, "a");
     rows = ain.view.rows;
     cols = ain.view.cols;
-  } else {
-    std::tie(rows, cols) = sparse_shape(a);
   }
   if (cols != bin.view.rows)
     throw py::value_error("spmm: a is " + std::to_string(rows) + "x" + std::to_string(cols) +
@@ -250,8 +281,7 @@ py::array spmm(py::handle a, py::handle b, int threads, const std::string& isa,
   if (!c) throw py::value_error("out: expected a NumPy array");
   const sparse::MatrixView cv = dense_output(c, rows, bin.view.cols, "out");
   // The kernels' contract: C overlaps neither A nor B.
-  py::object may_share = py::module_::import("numpy").attr("may_share_memory");
-  if (may_share(c, bin.keep).cast<bool>() || (dense_a && may_share(c, ain.keep).cast<bool>()))
+  if (may_overlap(c, bin.keep) || (dense_a && may_overlap(c, ain.keep)))
     throw py::value_error("out: must not share memory with a or b");
   if (dense_a) {
     py::gil_scoped_release nogil;

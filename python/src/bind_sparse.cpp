@@ -67,7 +67,7 @@ std::vector<T> component(py::handle obj, const char* name) {
   if (!a) throw py::value_error(std::string(name) + ": expected an array");
   const char kind = a.dtype().kind();
   if (std::is_integral<T>::value) {
-    if (kind != 'i' && kind != 'u' && kind != 'b')
+    if (kind != 'i' && kind != 'u')
       throw py::value_error(std::string(name) + ": expected an integer array, got dtype " +
                             std::string(py::str(a.dtype())));
     if (a.size() > 0) {
