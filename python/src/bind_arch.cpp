@@ -62,6 +62,36 @@ Arch load_arch(const std::string& spec) {
   return a;
 }
 
+// Pickling (multiprocessing): every field, validated again on the way back.
+py::tuple arch_state(const Arch& a) {
+  const auto& e = a.energy;
+  return py::make_tuple(a.name, a.source, a.num_pes, a.array_shape, a.l1_bytes, a.l2_bytes,
+                        a.noc_words_per_cycle, a.offchip_words_per_cycle, a.word_bytes, a.clock_mhz,
+                        std::vector<double>{e.mac_pj, e.l1_read_pj, e.l1_write_pj, e.l2_read_pj,
+                                            e.l2_write_pj, e.noc_pj, e.offchip_pj},
+                        std::make_pair(a.area.pe_um2, a.area.sram_um2_per_bit));
+}
+
+Arch arch_from_state(const py::tuple& t) {
+  Arch a;
+  a.name = t[0].cast<std::string>();
+  a.source = t[1].cast<std::string>();
+  a.num_pes = t[2].cast<int64_t>();
+  a.array_shape = t[3].cast<std::vector<int64_t>>();
+  a.l1_bytes = t[4].cast<int64_t>();
+  a.l2_bytes = t[5].cast<int64_t>();
+  a.noc_words_per_cycle = t[6].cast<double>();
+  a.offchip_words_per_cycle = t[7].cast<double>();
+  a.word_bytes = t[8].cast<int64_t>();
+  a.clock_mhz = t[9].cast<double>();
+  const auto e = t[10].cast<std::array<double, 7>>();
+  a.energy = {e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
+  const auto ar = t[11].cast<std::pair<double, double>>();
+  a.area = {ar.first, ar.second};
+  check_arch(a);
+  return a;
+}
+
 void bind_arch_class(py::module_& m) {
   py::class_<Arch> c(m, "Arch",
                      "A spatial accelerator (arch::Arch). Every field is editable; each write is "
@@ -103,6 +133,7 @@ void bind_arch_class(py::module_& m) {
   c.def_property_readonly("area_mm2", &arch::area_mm2, "PEs and all SRAM, mm^2")
       .def("validate", &check_arch, "Raises ValueError naming the first field out of range.")
       .def("to_yaml", &io::write_arch_yaml, "The YAML that load_arch reads back")
+      .def(py::pickle(&arch_state, &arch_from_state))
       .def("copy", [](const Arch& a) { return a; })
       .def("__copy__", [](const Arch& a) { return a; })
       .def("__deepcopy__", [](const Arch& a, py::dict) { return a; })

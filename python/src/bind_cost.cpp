@@ -1,10 +1,12 @@
 // The cost model from Python: evaluate() returns a Cost whose attributes are the CLI's JSON keys
 // (`sparsemap eval --json`), evaluate_batch() evaluates many mappings or genomes on threads
 // without the GIL and returns NumPy arrays.
-#include <omp.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <atomic>
 #include <optional>
+#include <thread>
 
 #include "core_internal.h"
 #include "sparsemap/cost/sparsity.h"
@@ -204,11 +206,14 @@ int thread_count(int threads) {
     throw InputError(
         {"<argument threads>", 0, 0},
         "expected 0 (all cores) or a positive thread count, found " + std::to_string(threads));
-  return threads == 0 ? omp_get_max_threads() : threads;
+  return threads == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                      : threads;
 }
 
 // Genomes (n x dims, checked) decoded and evaluated; or a list of Mapping objects evaluated.
-py::dict evaluate_batch(const Layer& layer, const arch::Arch& hw, const py::object& mappings,
+// `layer` and `hw` are copies: other Python threads may edit the originals while the GIL is
+// released.
+py::dict evaluate_batch(const Layer layer, const arch::Arch hw, const py::object& mappings,
                         int threads, const dse::mapper::MapSpace* space,
                         const cost::EvalOptions& opt) {
   check_layer(layer);
@@ -222,6 +227,11 @@ py::dict evaluate_batch(const Layer& layer, const arch::Arch& hw, const py::obje
   std::optional<dse::mapper::MapSpace> own;
   if (genomes) {
     if (!space) space = &own.emplace(layer, hw, dse::mapper::MapSpaceOptions{});
+    if (space->layer() != layer || !(space->arch() == hw))
+      throw InputError({"<argument space>", 0, 0},
+                       "expected the map space of this layer and accelerator (MapSpace(layer, "
+                       "arch, ...)), found one of layer '" +
+                           space->layer().name + "' on '" + space->arch().name + "'");
     const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(mappings);
     n = static_cast<size_t>(a.shape(0));
     dims = space->dims();
@@ -245,17 +255,30 @@ py::dict evaluate_batch(const Layer& layer, const arch::Arch& hw, const py::obje
     n = list.size();
   }
   BatchColumns out(static_cast<py::ssize_t>(n));
+  auto one = [&](size_t i) {
+    if (genomes) {
+      const std::vector<double> g(genes.begin() + i * dims, genes.begin() + (i + 1) * dims);
+      out.put(i, cost::evaluate(layer, hw, space->decode(g), opt));
+    } else {
+      out.put(i, cost::evaluate(layer, hw, *list[i], opt));
+    }
+  };
   {
     py::gil_scoped_release release;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 64)
-    for (size_t i = 0; i < n; ++i) {
-      if (genomes) {
-        const std::vector<double> g(genes.begin() + i * dims, genes.begin() + (i + 1) * dims);
-        out.put(i, cost::evaluate(layer, hw, space->decode(g), opt));
-      } else {
-        out.put(i, cost::evaluate(layer, hw, *list[i], opt));
-      }
-    }
+    // std::thread workers take chunks of kChunk mappings from a shared counter (no spinning
+    // barrier, unlike an OpenMP region on a loaded machine); a thread is only started where it
+    // gets at least two chunks.
+    constexpr size_t kChunk = 64;
+    const size_t used = std::min<size_t>(static_cast<size_t>(nt), n / (2 * kChunk));
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t b; (b = next.fetch_add(kChunk)) < n;)
+        for (size_t i = b; i < std::min(n, b + kChunk); ++i) one(i);
+    };
+    std::vector<std::thread> workers;
+    for (size_t t = 1; t < used; ++t) workers.emplace_back(work);
+    work();
+    for (auto& t : workers) t.join();
   }
   return out.dict();
 }

@@ -26,7 +26,8 @@ void warn_all(const std::vector<InputWarning>& warnings) {
 
 // A Dataflow block's directives read for `layer`: the text is parsed inside a one-layer DFSL
 // network written for the layer (so Sz(), constants and the reader's clamping act as in a
-// file); errors are reported at "<mapping>:line:column" of `text` itself.
+// file); errors are reported at "<mapping>:line:column" of `text` itself. Layers without a
+// DFSL type (NonGEMM, BATCHED_GEMM) are refused as io::write_dfsl refuses them.
 Mapping mapping_from_dfsl(const std::string& text, const Layer& layer) {
   check_layer(layer);
   io::DfslNetwork net;
@@ -34,7 +35,6 @@ Mapping mapping_from_dfsl(const std::string& text, const Layer& layer) {
   io::DfslLayer dl;
   dl.layer = layer;
   dl.layer.name = "L";
-  if (dl.layer.kind == workload::OpKind::BatchedGemm) dl.layer.kind = workload::OpKind::Gemm;
   net.layers.push_back(dl);
   std::string head = io::write_dfsl(net);  // "...Layer L {\n ... }\n}\n"
   head.resize(head.size() - 4);
@@ -96,6 +96,41 @@ std::string write_network(const std::vector<Layer>& layers, const std::vector<Ma
   return io::write_dfsl(net);
 }
 
+// Pickling: one (kind, dim, primed, size, size_of, offset, offset_of, logical) tuple per
+// directive; size_of/offset_of are the Sz() dimension's index, or -1 for a literal.
+py::tuple mapping_state(const Mapping& m) {
+  py::list out;
+  auto of = [](const mapping::SizeExpr& e) { return e.size_of ? workload::index(*e.size_of) : -1; };
+  for (const auto& d : m.directives)
+    out.append(py::make_tuple(static_cast<int>(d.kind), workload::index(d.dim), d.primed,
+                              d.size.literal, of(d.size), d.offset.literal, of(d.offset),
+                              d.logical));
+  return py::make_tuple(out);
+}
+
+Mapping mapping_from_state(const py::tuple& t) {
+  Mapping m;
+  auto expr = [](int64_t lit, int of) {
+    if (of < -1 || of >= workload::kNumDims) throw py::value_error("Mapping: bad pickled state");
+    return of < 0 ? mapping::SizeExpr::lit(lit) : mapping::SizeExpr::sz(workload::kAllDims[of]);
+  };
+  for (const auto& h : t[0].cast<py::list>()) {
+    const auto d = h.cast<std::tuple<int, int, bool, int64_t, int, int64_t, int, bool>>();
+    const int kind = std::get<0>(d), dim = std::get<1>(d);
+    if (kind < 0 || kind > 2 || dim < 0 || dim >= workload::kNumDims)
+      throw py::value_error("Mapping: bad pickled state");
+    mapping::Directive x;
+    x.kind = static_cast<mapping::DirectiveKind>(kind);
+    x.dim = workload::kAllDims[dim];
+    x.primed = std::get<2>(d);
+    x.size = expr(std::get<3>(d), std::get<4>(d));
+    x.offset = expr(std::get<5>(d), std::get<6>(d));
+    x.logical = std::get<7>(d);
+    m.directives.push_back(x);
+  }
+  return m;
+}
+
 void bind_mapping_class(py::module_& m) {
   py::class_<Mapping>(
       m, "Mapping", "Data-centric directives (SpatialMap, TemporalMap, Cluster), outermost first.")
@@ -117,6 +152,7 @@ void bind_mapping_class(py::module_& m) {
       .def("__len__", [](const Mapping& x) { return x.directives.size(); })
       .def(
           "__eq__", [](const Mapping& a, const Mapping& b) { return a == b; }, py::is_operator())
+      .def(py::pickle(&mapping_state, &mapping_from_state))
       .def("__copy__", [](const Mapping& x) { return x; })
       .def("__deepcopy__", [](const Mapping& x, py::dict) { return x; })
       .def("__repr__", [](const Mapping& x) {

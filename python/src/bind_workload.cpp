@@ -36,11 +36,13 @@ workload::Window2 window_of(const py::handle& v) {
 
 OpKind kind_of(const std::string& name) {
   const auto k = workload::op_kind_from_name(name);
-  if (!k)
+  if (!k) {
+    std::string names;
+    for (int i = 0; i <= static_cast<int>(OpKind::Embedding); ++i)
+      names += (i ? ", " : "") + std::string(workload::op_kind_name(static_cast<OpKind>(i)));
     throw InputError({"<argument kind>", 0, 0},
-                     "unknown layer kind " + quote_input(name) +
-                         ": expected CONV, DSCONV, NGCONV, TRCONV, FC, GEMM, BATCHED_GEMM or a "
-                         "NonGEMM kind (SOFTMAX, LAYERNORM, ...)");
+                     "unknown layer kind " + quote_input(name) + ": expected one of " + names);
+  }
   return *k;
 }
 
@@ -94,17 +96,57 @@ std::string layer_repr(const Layer& l) {
   return s + " macs=" + std::to_string(l.macs()) + ")";
 }
 
-// Layer.K, Layer.C, ...: read and write one dimension (positive).
+// Layer.K, Layer.C, ...: read and write one dimension (checked as check_sizes does).
 void def_dim(py::class_<Layer>& c, Dim d) {
   const std::string letter(1, workload::dim_letter(d));
   c.def_property(
       letter.c_str(), [d](const Layer& l) { return l.dim(d); },
-      [d, letter](Layer& l, int64_t v) {
-        if (v < 1)
-          throw InputError({"<layer " + l.name + ">", 0, 0},
-                           "expected a positive " + letter + ", found " + std::to_string(v));
+      [d](Layer& l, int64_t v) {
+        Layer probe = l;
+        probe.dim(d) = v;
+        check_sizes(probe);
         l.dim(d) = v;
       });
+}
+
+// Layer.stride, .pad, .dilation: an int or (y, x), checked as check_sizes does.
+void def_window(py::class_<Layer>& c, const char* name, workload::Window2 Layer::*field) {
+  c.def_property(
+      name, [field](const Layer& l) { return std::make_pair((l.*field).y, (l.*field).x); },
+      [field](Layer& l, const py::object& v) {
+        Layer probe = l;
+        probe.*field = window_of(v);
+        check_sizes(probe);
+        l.*field = probe.*field;
+      });
+}
+
+// Pickling (multiprocessing): every field, checked again on the way back.
+py::tuple layer_state(const Layer& l) {
+  return py::make_tuple(
+      l.name, std::string(workload::op_kind_name(l.kind)), l.op,
+      std::vector<int64_t>(l.dims.begin(), l.dims.end()),
+      std::make_tuple(l.stride.y, l.stride.x, l.pad.y, l.pad.x, l.dilation.y, l.dilation.x),
+      l.has_bias, l.shape, l.operands);
+}
+
+Layer layer_from_state(const py::tuple& t) {
+  Layer l;
+  l.name = t[0].cast<std::string>();
+  l.kind = kind_of(t[1].cast<std::string>());
+  l.op = t[2].cast<std::string>();
+  const auto dims = t[3].cast<std::vector<int64_t>>();
+  if (dims.size() != l.dims.size()) throw py::value_error("Layer: bad pickled state");
+  std::copy(dims.begin(), dims.end(), l.dims.begin());
+  const auto w = t[4].cast<std::array<int64_t, 6>>();
+  l.stride = {w[0], w[1]};
+  l.pad = {w[2], w[3]};
+  l.dilation = {w[4], w[5]};
+  l.has_bias = t[5].cast<bool>();
+  l.shape = t[6].cast<std::vector<int64_t>>();
+  l.operands = t[7].cast<int64_t>();
+  check_layer(l);
+  return l;
 }
 
 void bind_layer(py::module_& m) {
@@ -114,20 +156,14 @@ void bind_layer(py::module_& m) {
         "pad=0, dilation=1, op='', shape=[], operands=1, has_bias=False); stride, pad and dilation "
         "take an int or (y, x). Checked as the DFSL reader checks a file's layer.");
   for (Dim d : workload::kAllDims) def_dim(c, d);
+  def_window(c, "stride", &Layer::stride);
+  def_window(c, "pad", &Layer::pad);
+  def_window(c, "dilation", &Layer::dilation);
   c.def_readwrite("name", &Layer::name)
       .def_property(
           "kind", [](const Layer& l) { return std::string(workload::op_kind_name(l.kind)); },
           [](Layer& l, const std::string& k) { l.kind = kind_of(k); })
       .def_readwrite("op", &Layer::op)
-      .def_property(
-          "stride", [](const Layer& l) { return std::make_pair(l.stride.y, l.stride.x); },
-          [](Layer& l, const py::object& v) { l.stride = window_of(v); })
-      .def_property(
-          "pad", [](const Layer& l) { return std::make_pair(l.pad.y, l.pad.x); },
-          [](Layer& l, const py::object& v) { l.pad = window_of(v); })
-      .def_property(
-          "dilation", [](const Layer& l) { return std::make_pair(l.dilation.y, l.dilation.x); },
-          [](Layer& l, const py::object& v) { l.dilation = window_of(v); })
       .def_readwrite("has_bias", &Layer::has_bias)
       .def_readwrite("shape", &Layer::shape)
       .def_readwrite("operands", &Layer::operands)
@@ -144,6 +180,7 @@ void bind_layer(py::module_& m) {
       .def("check", &check_layer,
            "Raises ValueError when a dimension, stride or window is out of range.")
       .def("copy", [](const Layer& l) { return l; })
+      .def(py::pickle(&layer_state, &layer_from_state))
       .def("__copy__", [](const Layer& l) { return l; })
       .def("__deepcopy__", [](const Layer& l, py::dict) { return l; })
       .def(
@@ -153,7 +190,7 @@ void bind_layer(py::module_& m) {
 
 }  // namespace
 
-void check_layer(const Layer& l) {
+void check_sizes(const Layer& l) {
   const SourceLocation at{"<layer " + l.name + ">", 0, 0};
   int64_t product = 1;
   for (Dim d : workload::kAllDims) {
@@ -174,6 +211,11 @@ void check_layer(const Layer& l) {
   if (l.pad.y < 0 || l.pad.x < 0 || l.pad.y > (int64_t{1} << 31) || l.pad.x > (int64_t{1} << 31))
     throw InputError(at, "expected a padding in [0, 2^31], found " + std::to_string(l.pad.y) + "x" +
                              std::to_string(l.pad.x));
+}
+
+void check_layer(const Layer& l) {
+  check_sizes(l);
+  const SourceLocation at{"<layer " + l.name + ">", 0, 0};
   if (windowed(l.kind)) {
     const std::pair<Dim, Dim> pairs[] = {{Dim::R, Dim::Y}, {Dim::S, Dim::X}};
     for (auto [f, in] : pairs)
@@ -238,6 +280,10 @@ void bind_model(py::module_& m) {
            py::arg("name") = "", py::arg("layers") = std::vector<Layer>{})
       .def_readwrite("name", &Model::name)
       .def_readwrite("layers", &Model::layers, "The layers (a copy; assign a list to replace them)")
+      .def(py::pickle([](const Model& md) { return py::make_tuple(md.name, md.layers); },
+                      [](const py::tuple& t) {
+                        return Model{t[0].cast<std::string>(), t[1].cast<std::vector<Layer>>()};
+                      }))
       .def_property_readonly("total_macs", &Model::total_macs)
       .def_property_readonly("total_params", &Model::total_params)
       .def_property_readonly(

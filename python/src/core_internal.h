@@ -26,6 +26,10 @@ void bind_cost(py::module_& m);      // Cost, evaluate, evaluate_batch (bind_cos
 // (positive dimensions, product at most 2^62, filter within its input, positive strides).
 // Throws InputError at "<layer NAME>".
 void check_layer(const workload::Layer& l);
+// The part of check_layer that one field write can be held to: every dimension positive, their
+// product at most 2^62, positive strides and dilations, padding >= 0 (not the filter-vs-input
+// rule, which a sequence of writes may pass through). Layer's setters call it.
+void check_sizes(const workload::Layer& l);
 // arch::validate at "<argument arch>".
 void check_arch(const arch::Arch& a);
 

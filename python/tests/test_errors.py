@@ -156,6 +156,9 @@ def test_bad_genomes():
         sm.evaluate_batch(l, hw, batch)
     with pytest.raises(ValueError, match=f"expected genomes of {D} genes"):
         sm.evaluate_batch(l, hw, np.zeros((3, D - 1)))
+    other = sm.zoo("resnet18").gemm_layers[2]
+    with pytest.raises(ValueError, match="expected the map space of this layer"):
+        sm.evaluate_batch(other, hw, space.sample(2), space=space)
     with pytest.raises(ValueError, match="thread count"):
         sm.evaluate_batch(l, hw, space.sample(2), threads=-1)
     with pytest.raises(TypeError):
@@ -174,6 +177,8 @@ def test_bad_mapping_text_points_into_the_text():
     l = sm.zoo("resnet18").gemm_layers[1]
     with pytest.raises(ValueError, match=r"^<mapping>:2:"):
         sm.Mapping.from_dfsl("SpatialMap(1,1) K;\nTemporalMap(1,1) Q;", l)
+    with pytest.raises(ValueError, match="DFSL"):
+        sm.Mapping.from_dfsl("SpatialMap(1,1) M;", sm.Layer("BGEMM", "qk", G=2, M=4, N=4, K=4))
     with pytest.raises(ValueError):
         sm.parse_dfsl("Network {")
     with pytest.raises(ValueError):
@@ -187,3 +192,20 @@ def test_evaluate_never_crashes_on_odd_mappings():
     nongemm = sm.zoo("resnet18")[1]
     c = sm.evaluate(nongemm, hw, sm.dataflow("kcp_ws", l, hw))
     assert c.status == "invalid" and c.reason
+
+
+def test_layer_setters_refuse_what_would_crash():
+    l = sm.Layer("CONV", "c", K=4, C=4, Y=8, X=8, R=3, S=3)
+    for attr, value in [("stride", 0), ("stride", (1, -2)), ("dilation", 0), ("pad", -1),
+                        ("K", 0), ("Y", -8)]:
+        with pytest.raises(ValueError):
+            setattr(l, attr, value)
+    with pytest.raises(ValueError, match="too large"):
+        l.K, l.C, l.Y = 2**30, 2**30, 2**30
+    assert (l.K, l.C, l.Y) == (2**30, 4, 8)  # the write that broke the bound was refused
+    l.R = 9  # a filter larger than its input passes one write at a time ...
+    with pytest.raises(ValueError, match="filter R = 9 is larger than input Y = 8"):
+        sm.MapSpace(l, sm.arch("gamma-edge"))  # ... and is refused where the layer is used
+    m = sm.Mapping.__new__(sm.Mapping)
+    with pytest.raises(ValueError, match="bad pickled state"):
+        m.__setstate__(([(7, 0, False, 1, -1, 1, -1, False)],))
