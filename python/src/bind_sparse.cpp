@@ -4,6 +4,7 @@
 // std::vector storage). Rules: docs/python-sparse.md.
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -170,6 +171,25 @@ py::dict addresses(const T& a) {
 
 py::ssize_t sz(size_t n) { return static_cast<py::ssize_t>(n); }
 
+// ---- pickling: the parameters and each buffer's bytes; unpickling validates -------------------
+template <class T>
+py::bytes raw(const std::vector<T>& v) {
+  return py::bytes(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+template <class T>
+std::vector<T> unraw(py::handle b) {
+  const std::string s = b.cast<std::string>();
+  if (s.size() % sizeof(T) != 0) throw py::value_error("unpickling: a truncated buffer");
+  std::vector<T> v(s.size() / sizeof(T));
+  if (!s.empty()) std::memcpy(v.data(), s.data(), s.size());
+  return v;
+}
+
+void check_state(const py::tuple& t, size_t n) {
+  if (t.size() != n) throw py::value_error("unpickling: not a state of this format");
+}
+
 void bind_csr(py::module_& m) {
   py::class_<CsrMatrix> c(m, "CsrMatrix",
                           "CSR: row r's entries are data[indptr[r]:indptr[r+1]] at columns "
@@ -189,6 +209,21 @@ void bind_csr(py::module_& m) {
         "From SciPy-shaped (data, indices, indptr); copied once into the C++ storage and "
         "validated");
   def_common(c);
+  c.def(py::pickle(
+      [](const CsrMatrix& a) {
+        return py::make_tuple(a.rows, a.cols, raw(a.row_ptr), raw(a.col_idx), raw(a.values));
+      },
+      [](const py::tuple& t) {
+        check_state(t, 5);
+        CsrMatrix a;
+        a.rows = t[0].cast<int64_t>();
+        a.cols = t[1].cast<int64_t>();
+        a.row_ptr = unraw<int32_t>(t[2]);
+        a.col_idx = unraw<int32_t>(t[3]);
+        a.values = unraw<float>(t[4]);
+        sparse::validate(a);
+        return a;
+      }));
   def_view<CsrMatrix>(
       c, "indptr", &CsrMatrix::row_ptr,
       [](const CsrMatrix& a) { return std::vector{sz(a.row_ptr.size())}; }, false,
@@ -230,6 +265,24 @@ void bind_bsr(py::module_& m) {
         "arrays"_a, "shape"_a, "blocksize"_a,
         "From SciPy-shaped (data, indices, indptr) and blocksize=(bh, bw); copied once");
   def_common(c);
+  c.def(py::pickle(
+      [](const BsrMatrix& a) {
+        return py::make_tuple(a.rows, a.cols, a.bh, a.bw, raw(a.row_ptr), raw(a.col_idx),
+                              raw(a.values));
+      },
+      [](const py::tuple& t) {
+        check_state(t, 7);
+        BsrMatrix a;
+        a.rows = t[0].cast<int64_t>();
+        a.cols = t[1].cast<int64_t>();
+        a.bh = t[2].cast<int>();
+        a.bw = t[3].cast<int>();
+        a.row_ptr = unraw<int32_t>(t[4]);
+        a.col_idx = unraw<int32_t>(t[5]);
+        a.values = unraw<float>(t[6]);
+        sparse::validate(a);
+        return a;
+      }));
   c.def_readonly("blocksize_h", &BsrMatrix::bh).def_readonly("blocksize_w", &BsrMatrix::bw);
   c.def_property_readonly("blocksize", [](const BsrMatrix& a) {
     return std::pair<int, int>{a.bh, a.bw};
@@ -274,6 +327,22 @@ void bind_cvse(py::module_& m) {
         }),
         "arrays"_a, "shape"_a, "v"_a, "From (data, indices, indptr) and the vector length v");
   def_common(c);
+  c.def(py::pickle(
+      [](const CvseMatrix& a) {
+        return py::make_tuple(a.rows, a.cols, a.v, raw(a.row_ptr), raw(a.col_idx), raw(a.values));
+      },
+      [](const py::tuple& t) {
+        check_state(t, 6);
+        CvseMatrix a;
+        a.rows = t[0].cast<int64_t>();
+        a.cols = t[1].cast<int64_t>();
+        a.v = t[2].cast<int>();
+        a.row_ptr = unraw<int32_t>(t[3]);
+        a.col_idx = unraw<int32_t>(t[4]);
+        a.values = unraw<float>(t[5]);
+        sparse::validate(a);
+        return a;
+      }));
   c.def_readonly("v", &CvseMatrix::v).def_property_readonly("vectors", &CvseMatrix::vectors);
   def_view<CvseMatrix>(
       c, "indptr", &CvseMatrix::row_ptr,
@@ -325,6 +394,24 @@ void bind_nm(py::module_& m) {
         "data"_a, "offsets"_a, "shape"_a, "n"_a, "m"_a, "axis"_a = "row",
         "From slot values and offsets; copied once and validated");
   def_common(c);
+  c.def(py::pickle(
+      [](const NmMatrix& a) {
+        return py::make_tuple(a.rows, a.cols, a.n, a.m, a.axis == sparse::NmAxis::Col,
+                              raw(a.values), raw(a.offsets));
+      },
+      [](const py::tuple& t) {
+        check_state(t, 7);
+        NmMatrix a;
+        a.rows = t[0].cast<int64_t>();
+        a.cols = t[1].cast<int64_t>();
+        a.n = t[2].cast<int>();
+        a.m = t[3].cast<int>();
+        a.axis = t[4].cast<bool>() ? sparse::NmAxis::Col : sparse::NmAxis::Row;
+        a.values = unraw<float>(t[5]);
+        a.offsets = unraw<uint8_t>(t[6]);
+        sparse::validate(a);
+        return a;
+      }));
   c.def_readonly("n", &NmMatrix::n).def_readonly("m", &NmMatrix::m);
   c.def_property_readonly("axis", [](const NmMatrix& a) {
     return std::string(a.axis == sparse::NmAxis::Row ? "row" : "col");
@@ -374,6 +461,25 @@ void bind_vnm(py::module_& m) {
         "col_sel"_a, "data"_a, "offsets"_a, "shape"_a, "v"_a, "n"_a, "m"_a,
         "From the selected columns, slot values and offsets; copied once and validated");
   def_common(c);
+  c.def(py::pickle(
+      [](const VnmMatrix& a) {
+        return py::make_tuple(a.rows, a.cols, a.v, a.n, a.m, raw(a.col_sel), raw(a.values),
+                              raw(a.offsets));
+      },
+      [](const py::tuple& t) {
+        check_state(t, 8);
+        VnmMatrix a;
+        a.rows = t[0].cast<int64_t>();
+        a.cols = t[1].cast<int64_t>();
+        a.v = t[2].cast<int>();
+        a.n = t[3].cast<int>();
+        a.m = t[4].cast<int>();
+        a.col_sel = unraw<uint8_t>(t[5]);
+        a.values = unraw<float>(t[6]);
+        a.offsets = unraw<uint8_t>(t[7]);
+        sparse::validate(a);
+        return a;
+      }));
   c.def_readonly("v", &VnmMatrix::v)
       .def_readonly("n", &VnmMatrix::n)
       .def_readonly("m", &VnmMatrix::m);

@@ -169,3 +169,14 @@ def test_footprint_of_csr_is_int32_metadata():
     f = sm.to_format(w, "csr").footprint
     # 4 values (16 B) + 5 row pointers + 4 column indices at 4 B each (36 B).
     assert f == {"values_bytes": 16, "metadata_bytes": 36, "total_bytes": 52}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_pickle_round_trip(fmt):
+    import pickle
+
+    a = sm.to_format(pruned_for(fmt), fmt)
+    b = pickle.loads(pickle.dumps(a))
+    assert b == a and b.format == a.format
+    with pytest.raises(ValueError, match="unpickling"):
+        type(a).__new__(type(a)).__setstate__((1, 2))
