@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -90,6 +91,9 @@ std::string with_commas(int64_t v);
 
 // A zoo model name, or a file: .m (MAESTRO DFSL), .csv (GAMMA), .onnx. Throws InputError.
 workload::Model load_model(const std::string& name_or_path, const workload::ZooOptions& opt);
+// Models that a program running the commands in process (the Python module) holds in memory:
+// load_model(key) returns in_memory_models()[key] before anything else. Empty in the CLI.
+std::map<std::string, workload::Model>& in_memory_models();
 
 // JSON of one layer: name, kind, op, dims (non-trivial ones), stride, pad, macs, params, ...
 nlohmann::json layer_json(const workload::Layer& l);

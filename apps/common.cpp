@@ -352,7 +352,14 @@ nlohmann::json layer_json(const Layer& l) {
   return j;
 }
 
+std::map<std::string, workload::Model>& in_memory_models() {
+  static std::map<std::string, workload::Model> models;
+  return models;
+}
+
 workload::Model load_model(const std::string& spec, const workload::ZooOptions& opt) {
+  if (const auto it = in_memory_models().find(spec); it != in_memory_models().end())
+    return it->second;
   if (!workload::zoo_canonical_name(spec).empty()) return workload::zoo_model(spec, opt);
   if (ends_with(spec, ".m")) {
     const io::DfslNetwork net = io::read_dfsl(spec);

@@ -26,6 +26,18 @@ pybind11_add_module(sparsemap_python MODULE ${python_sources})
 set_target_properties(sparsemap_python PROPERTIES OUTPUT_NAME _sparsemap
   LIBRARY_OUTPUT_DIRECTORY ${_pkg})
 target_link_libraries(sparsemap_python PRIVATE sparsemap_core sparsemap_onnx)
+# prune_mask's vocabulary (prune-train --type) is ml/prune's torch-free sparsity_type.cpp,
+# compiled into the module: linking sparsemap_ml would pull libtorch into `import sparsemap`.
+target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/src/ml/prune/sparsity_type.cpp)
+# map_model, codesign, attention, fuse, schedule and hwalloc run the CLI's own command code in
+# process (python/src/bind_commands.cpp): those apps/ files, compiled again with -fPIC, without
+# SPARSEMAP_HAVE_TORCH (their libtorch methods answer with the CLI's "built without libtorch").
+foreach(cmd common cmd_map cmd_codesign cmd_attention cmd_fuse cmd_fuse_train cmd_schedule
+    cmd_hwalloc)
+  target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps/${cmd}.cpp)
+endforeach()
+target_include_directories(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps)
+target_link_libraries(sparsemap_python PRIVATE CLI11::CLI11)
 
 # The pure-Python part of the package, copied beside the module at build time.
 file(GLOB python_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/sparsemap/*.py)

@@ -1,0 +1,180 @@
+"""The commands' entry points give the CLI's JSON: each on a tiny configuration, compared with
+`sparsemap <command> ... --json FILE` for the same seed (dict equality after dropping the
+wall-clock fields), and bad arguments raise the CLI's one-line message."""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import sparsemap as sm
+
+SOURCE = pathlib.Path(os.environ.get("SPARSEMAP_SOURCE_DIR",
+                                     pathlib.Path(__file__).resolve().parents[2]))
+BUILD = pathlib.Path(os.environ.get("SPARSEMAP_BUILD_DIR", SOURCE / "build"))
+CLI = BUILD / "sparsemap"
+
+# Fields that measure time, not results.
+TIMING = {"wall_s", "load_s", "convergence_seconds", "seconds_to_best"}
+
+
+def deterministic(x):
+    if isinstance(x, dict):
+        return {k: deterministic(v) for k, v in x.items() if k not in TIMING}
+    if isinstance(x, list):
+        return [deterministic(v) for v in x]
+    return x
+
+
+def cli_json(tmp_path, *args):
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI} (set SPARSEMAP_BUILD_DIR)")
+    out = tmp_path / "cli.json"
+    r = subprocess.run([str(CLI), *args, "--json", str(out), "--quiet"], cwd=SOURCE,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(out.read_text())
+
+
+def cli_error(*args):
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI}")
+    r = subprocess.run([str(CLI), *args], cwd=SOURCE, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    line = r.stderr.strip()
+    assert "\n" not in line
+    return line.removeprefix("sparsemap: ")
+
+
+def test_map_model_equals_the_cli(tmp_path):
+    got = sm.map_model("resnet18", "gamma-edge", budget=60, seed=3, threads=2)
+    want = cli_json(tmp_path, "map", "--model", "resnet18", "--hw", "gamma-edge", "--budget",
+                    "60", "--seed", "3", "--threads", "1")
+    assert deterministic(got) == deterministic(want)
+    assert got["total"]["layers"] == 21 and got["seed"] == 3
+    # Options by name, as the CLI spells them (--compare-dataflows, --levels).
+    more = sm.map_model("resnet18", "gamma-edge", budget=20, seed=3, levels=1,
+                        compare_dataflows=True)
+    assert more["levels"] == 1 and set(more["dataflows_total"]) == {"kcp_ws", "xp_ws", "yxp_os"}
+
+
+def test_map_model_takes_an_arch_object():
+    hw = sm.arch("gamma-edge")
+    by_name = sm.map_model("resnet18", "gamma-edge", budget=20, seed=1)
+    assert deterministic(sm.map_model("resnet18", hw, budget=20, seed=1)) == deterministic(by_name)
+    hw.num_pes = 64  # an edited accelerator is what the search sees
+    small = sm.map_model("resnet18", hw, budget=20, seed=1)
+    assert max(l["pes_used"] for l in small["layers"]) <= 64
+
+
+def test_commands_take_model_objects():
+    """A Model object (here an edited zoo model) is handed to the command in memory."""
+    m = sm.zoo("resnet18")
+    whole = sm.map_model("resnet18", "gamma-edge", budget=20, seed=1)
+    assert deterministic(sm.map_model(m, "gamma-edge", budget=20, seed=1)) == deterministic(whole)
+    first = sm.Model("first-convs", [l for l in m.layers if l.is_gemm_class][:3])
+    part = sm.map_model(first, "gamma-edge", budget=20, seed=1)
+    assert part["model"] == "first-convs" and part["total"]["layers"] == 3
+    assert [l["runtime_cycles"] for l in part["layers"]] == [
+        l["runtime_cycles"] for l in whole["layers"][:3]]
+    got = sm.codesign(m, platform="edge", budget=20, seed=2, baselines="none")
+    assert got["model"] == "resnet18"
+    with pytest.raises(TypeError, match="attention takes"):
+        sm.attention(m)
+
+
+def test_codesign_equals_the_cli(tmp_path):
+    kw = dict(platform="edge", budget=40, seed=2, baselines="random,fixed-gamma")
+    got = sm.codesign("resnet18", **kw)
+    want = cli_json(tmp_path, "codesign", "--model", "resnet18", "--platform", "edge",
+                    "--budget", "40", "--seed", "2", "--baselines", "random,fixed-gamma")
+    assert deterministic(got) == deterministic(want)
+    assert set(got["baselines"]) == {"random", "fixed-gamma"}
+
+
+def test_attention_equals_the_cli(tmp_path):
+    got = sm.attention("bert", hw="flat-edge", seq="512", map_budget=30, seed=1)
+    want = cli_json(tmp_path, "attention", "--model", "bert", "--hw", "flat-edge", "--seq",
+                    "512", "--map-budget", "30", "--seed", "1")
+    assert deterministic(got) == deterministic(want)
+
+
+def test_fuse_equals_the_cli(tmp_path):
+    got = sm.fuse("resnet18", method=["none", "dp"], batch=4)
+    want = cli_json(tmp_path, "fuse", "--model", "resnet18", "--method", "none,dp", "--batch",
+                    "4")
+    assert deterministic(got) == deterministic(want)
+    assert [r["method"] for r in got] == ["none", "dp"]
+
+
+def test_schedule_equals_the_cli(tmp_path):
+    table = str(SOURCE / "tests/data/magma/jobtable_batch_mix-insts0.csv")
+    got = sm.schedule(job_table=table, bw=1, budget=200, seed=4)
+    want = cli_json(tmp_path, "schedule", "--job-table", table, "--bw", "1", "--budget", "200",
+                    "--seed", "4")
+    assert deterministic(got) == deterministic(want)
+
+
+def test_hwalloc_equals_the_cli(tmp_path):
+    model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
+    got = sm.hwalloc(model, method="ga", budget=60, seed=5)
+    want = cli_json(tmp_path, "hwalloc", "--model", model, "--method", "ga", "--budget", "60",
+                    "--seed", "5")
+    assert deterministic(got) == deterministic(want)
+
+
+@pytest.mark.parametrize("call,args", [
+    (lambda: sm.map_model("resnet18", "gamma-edge", algo="hillclimb"),
+     ["map", "--model", "resnet18", "--hw", "gamma-edge", "--algo", "hillclimb"]),
+    (lambda: sm.map_model("resnet18", "gamma-edge", budget=0),
+     ["map", "--model", "resnet18", "--hw", "gamma-edge", "--budget", "0"]),
+    (lambda: sm.map_model("resnet18", "no-such-arch"),
+     ["map", "--model", "resnet18", "--hw", "no-such-arch"]),
+    (lambda: sm.map_model("resnet1800", "gamma-edge"),
+     ["map", "--model", "resnet1800", "--hw", "gamma-edge"]),
+    (lambda: sm.fuse("resnet18", method="magic"), ["fuse", "--model", "resnet18", "--method",
+                                                   "magic"]),
+    (lambda: sm.codesign("resnet18", objective="speed", platform="edge"),
+     ["codesign", "--model", "resnet18", "--platform", "edge", "--objective", "speed"]),
+])
+def test_bad_arguments_raise_the_clis_line(call, args):
+    line = cli_error(*args)
+    with pytest.raises(ValueError) as e:
+        call()
+    assert str(e.value) == line
+
+
+def test_flag_parse_errors_give_cli11s_first_line():
+    if not CLI.exists():
+        pytest.skip(f"no CLI at {CLI}")
+    for kw, flags in [({"budget": "abc"}, ["--budget", "abc"]),
+                      ({"colour": "blue"}, ["--colour", "blue"])]:
+        r = subprocess.run([str(CLI), "map", "--model", "resnet18", "--hw", "gamma-edge", *flags],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2
+        with pytest.raises(ValueError) as e:
+            sm.map_model("resnet18", "gamma-edge", **kw)
+        assert str(e.value) == r.stderr.splitlines()[0]
+
+
+def test_missing_file_is_file_not_found():
+    with pytest.raises(FileNotFoundError, match="no-such.m"):
+        sm.map_model("no-such.m", "gamma-edge")
+
+
+def test_unknown_option_and_libtorch_methods():
+    with pytest.raises(ValueError, match="--colour"):
+        sm.map_model("resnet18", "gamma-edge", colour="blue")
+    with pytest.raises(ValueError, match="json"):
+        sm.map_model("resnet18", "gamma-edge", json="-")
+    with pytest.raises(TypeError, match="zoo name"):
+        sm.map_model(42, "gamma-edge")
+    with pytest.raises(ValueError, match="expected a model name"):
+        sm.map_model("python:resnet18#0", "gamma-edge")  # no model is held under that key
+    # The module is built without libtorch: its RL / learned methods say so, as such a CLI does.
+    model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
+    with pytest.raises(ValueError, match="without libtorch"):
+        sm.hwalloc(model, method="confuciux", budget=10)
+    with pytest.raises(ValueError, match="without libtorch"):
+        sm.fuse("resnet18", method="learned")
