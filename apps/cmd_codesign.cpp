@@ -453,7 +453,8 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--pe-limit", a->pe_limit, "Most PEs (overrides the platform's)");
   cmd->add_option("--pe-step", a->pe_step,
                   "PEs are a multiple of this (0: 8, or 64 above 1,024 PEs)");
-  cmd->add_option("--objective", a->objective, "latency, energy or edp (summed over layers)");
+  cmd->add_option("--objective", a->objective,
+                  "latency, energy or edp (summed over layers), or throughput (cycles per MAC)");
   cmd->add_option("--budget", a->budget, "Samples: evaluations of a whole-model design");
   cmd->add_option("--seed", a->seed, "Random seed");
   cmd->add_option("--threads", a->threads, "Evaluation threads (results do not depend on it)");

@@ -158,7 +158,7 @@ mapper::MapSpace CodesignSpace::layer_space(size_t u, int64_t pes) const {
 std::shared_ptr<const DesignEval> CodesignSpace::evaluate(const search::Genome& g,
                                                           bool with_costs) const {
   SPARSEMAP_ASSERT(g.size() == dims_);
-  if (with_costs) return compute(g, true);
+  if (with_costs || !options_.memo) return compute(g, with_costs);
   const uint64_t h = hash_genome(g);
   {
     std::lock_guard<std::mutex> lock(memo_mu_);
@@ -195,6 +195,8 @@ std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g
   e->layer_objective.assign(U, kPenalty);
   e->layer_l1.assign(U, 0);
   e->layer_l2.assign(U, 0);
+  e->layer_runtime.assign(U, 0);
+  e->layer_energy.assign(U, 0.0);
   if (with_costs) e->layer_cost.resize(U);
   double violation = 0;
   int64_t need_l1 = 1, need_l2 = 1;
@@ -214,6 +216,8 @@ std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g
     e->layer_objective[u] = mapper::objective_value(c, options_.objective);
     e->layer_l1[u] = c.l1_bytes;
     e->layer_l2[u] = c.l2_bytes;
+    e->layer_runtime[u] = c.runtime_cycles;
+    e->layer_energy[u] = c.energy_nj;
     need_l1 = std::max(need_l1, c.l1_bytes);
     need_l2 = std::max(need_l2, c.l2_bytes);
     runtime += count_[u] * c.runtime_cycles;
@@ -245,23 +249,9 @@ std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g
   e->power_mw = runtime > 0 ? energy * base_.clock_mhz / static_cast<double>(runtime) : 0.0;
   e->feasible = violation == 0;
   if (e->feasible) {
-    switch (options_.objective) {
-      case mapper::Objective::Latency:
-        e->fitness = static_cast<double>(runtime);
-        break;
-      case mapper::Objective::Energy:
-        e->fitness = energy;
-        break;
-      case mapper::Objective::Edp:
-        e->fitness = static_cast<double>(runtime) * energy;
-        break;
-      case mapper::Objective::Throughput: {
-        int64_t macs = 0;
-        for (size_t u = 0; u < U; ++u) macs += count_[u] * unique_[u].macs();
-        e->fitness = static_cast<double>(runtime) / static_cast<double>(std::max<int64_t>(1, macs));
-        break;
-      }
-    }
+    int64_t macs = 0;
+    for (size_t u = 0; u < U; ++u) macs += count_[u] * unique_[u].macs();
+    e->fitness = design_objective(options_.objective, runtime, energy, macs);
   } else {
     e->fitness = kPenalty * (1 + std::min(violation, 1e6));
   }
