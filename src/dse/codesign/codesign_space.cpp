@@ -188,6 +188,7 @@ std::shared_ptr<const DesignEval> CodesignSpace::evaluate(const search::Genome& 
 //   infeasible (area > budget, or a layer not Ok) -> kPenalty (1 + violation).
 std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g,
                                                          bool with_costs) const {
+  if (!with_costs) ++evaluations_;
   auto e = std::make_shared<DesignEval>();
   e->pes = pes_of(g[0]);
   const arch::Arch hw = arch_for(e->pes, kMaxL1, kMaxL2);

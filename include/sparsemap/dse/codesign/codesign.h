@@ -3,6 +3,7 @@
 // design is scored over every layer under an area budget.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -133,6 +134,9 @@ class CodesignSpace {
   std::shared_ptr<const DesignEval> evaluate(const search::Genome& g,
                                              bool with_costs = false) const;
   double fitness(const search::Genome& g) const { return evaluate(g)->fitness; }
+  // Designs the cost model has evaluated (memo misses, or every call without the memo), not
+  // counting with_costs reports: a search without the memo evaluates exactly its samples.
+  int64_t evaluations() const { return evaluations_.load(); }
 
  private:
   std::shared_ptr<const DesignEval> compute(const search::Genome& g, bool with_costs) const;
@@ -153,6 +157,7 @@ class CodesignSpace {
   };
   mutable std::mutex memo_mu_;
   mutable std::unordered_multimap<uint64_t, MemoEntry> memo_new_, memo_old_;
+  mutable std::atomic<int64_t> evaluations_{0};
 };
 
 // DiGamma, as this project runs it (docs/codesign.md): a search of the joint genome in which
