@@ -14,14 +14,16 @@ namespace {
 using nlohmann::json;
 
 // Constants chosen by trying values, and the set they were tried on (docs/codesign.md,
-// "Tuning protocol"): models kTuningModels, seeds kTuningSeeds, edge and cloud, latency, 500
-// and 1,000 samples. Reported tables use seeds 11, 12, 13 and mark the tuning models.
+// "Tuning protocol"; every setting tried is in bench/data/codesign_tuning.jsonl, written by
+// bench/codesign_tune.py): models kTuningModels, seeds kTuningSeeds, edge and cloud, latency,
+// 500 samples. Reported tables use seeds 11, 12, 13 and mark the tuning models. The per-layer
+// GA population (clamp(budget / 50, 10, 40)) was chosen there too.
 const std::vector<std::string> kTuningModels = {"resnet50", "mobilenet-v2"};
 const std::vector<uint64_t> kTuningSeeds = {1, 2, 3};
-constexpr double kRound1 = 0.25;    // share of the budget for every grid accelerator
-constexpr double kRound2 = 0.25;    // share for the kKeep2 best and the best one's variants
-constexpr size_t kKeep2 = 3;        // accelerators kept after round 1
-constexpr double kCapSlack = 1.25;  // a variant's buffer sized to 1.25 x its best mappings' need
+constexpr double kRound1 = 0.25;  // share of the budget for every grid accelerator
+constexpr double kRound2 = 0.25;  // share for the kKeep2 kept after round 1
+constexpr size_t kMigrants = 2;   // children per accelerator, batch and layer that migrate
+constexpr size_t kKeep2 = 3;      // accelerators kept after round 1
 // Not tuned here: GAMMA's per-level operator rate (dse/mapper, chosen on ResNet-50 at 2,000
 // samples: resnet50 is in this tuning set too) and the GA's elite and parent fractions (the
 // search engine's defaults).
@@ -59,7 +61,6 @@ struct LayerBest {
 struct Accel {
   int64_t pes = 0, l1_cap = 0, l2_cap = 0;
   double gene_pes = 0, gene_l1 = 0, gene_l2 = 0;
-  std::vector<search::Genome> seeds;  // per distinct layer, warm-start genes (empty: none)
   std::vector<std::unique_ptr<search::Optimizer>> ga;  // per distinct layer
   std::vector<LayerBest> best;                         // per distinct layer
   int64_t samples = 0;
@@ -75,12 +76,12 @@ class DigammaSearch final : public search::Optimizer {
         seed_(seed),
         population_(population ? population
                                : static_cast<size_t>(std::clamp<int64_t>(budget / 50, 10, 40))) {
-    for (const arch::Arch& a : fixed_grid(*sp_)) add_accel(a.num_pes, a.l1_bytes, a.l2_bytes, {});
+    for (const arch::Arch& a : fixed_grid(*sp_)) add_accel(a.num_pes, a.l1_bytes, a.l2_bytes);
     if (accels_.empty()) {  // no grid point fits: the fewest PEs, the SRAM left split in half
       const int64_t p = sp_->options().pe_step;
       const double bytes = sram_bytes(p);
       add_accel(p, static_cast<int64_t>(0.5 * bytes / static_cast<double>(p)),
-                static_cast<int64_t>(0.5 * bytes) - 1, {});
+                static_cast<int64_t>(0.5 * bytes) - 1);
     }
     SPARSEMAP_ASSERT(!accels_.empty());
     for (size_t i = 0; i < accels_.size(); ++i) alive_.push_back(i);
@@ -112,6 +113,13 @@ class DigammaSearch final : public search::Optimizer {
     for (size_t a = 0; a < accels_.size(); ++a)
       if (count[a] > 0)
         for (size_t u = 0; u < U; ++u) asked_[a].push_back(accels_[a].ga[u]->ask(count[a]));
+    // Migration: the first child of each accelerator in this batch, per layer, may instead be
+    // the best mapping of a similar layer (GAMMA's warm-start, inside the search).
+    for (size_t a = 0; a < accels_.size(); ++a)
+      for (size_t u = 0; u < asked_[a].size(); ++u)
+        for (size_t i = 0; i < std::min(kMigrants, asked_[a][u].size()); ++i)
+          if (auto m = migrant(accels_[a], u, told_ / static_cast<int64_t>(kBatch) + i); !m.empty())
+            asked_[a][u][i] = std::move(m);
     std::vector<size_t> next(accels_.size(), 0);
     std::vector<search::Genome> out;
     for (size_t i = 0; i < n; ++i) {
@@ -163,8 +171,8 @@ class DigammaSearch final : public search::Optimizer {
       for (size_t u = 0; u < asked_[a].size(); ++u) accels_[a].ga[u]->tell(asked_[a][u], fit[a][u]);
     records_->clear();
     told_ += static_cast<int64_t>(xs.size());
-    if (round_ == 0 && told_ >= end1_ && told_ < budget_) next_round(kKeep2, true);
-    if (round_ == 1 && told_ >= end2_ && told_ < budget_) next_round(1, false);
+    if (round_ == 0 && told_ >= end1_ && told_ < budget_) next_round(kKeep2);
+    if (round_ == 1 && told_ >= end2_ && told_ < budget_) next_round(1);
   }
 
   json save() const override {
@@ -182,7 +190,6 @@ class DigammaSearch final : public search::Optimizer {
       accels.push_back({{"pes", a.pes},
                         {"l1_cap", a.l1_cap},
                         {"l2_cap", a.l2_cap},
-                        {"seeds", a.seeds},
                         {"samples", a.samples},
                         {"best", best},
                         {"ga", ga}});
@@ -196,28 +203,16 @@ class DigammaSearch final : public search::Optimizer {
     };
     try {
       const json& accels = j.at("accels");
-      if (!accels.is_array() || accels.size() < accels_.size())
-        fail("fewer accelerators than the grid");
+      if (!accels.is_array() || accels.size() != accels_.size())
+        fail("another number of accelerators than the grid's");
       const size_t U = sp_->unique_layers();
-      std::vector<Accel> grid = std::move(accels_);
-      accels_.clear();
       for (size_t i = 0; i < accels.size(); ++i) {
         const json& x = accels[i];
-        const auto seeds = x.at("seeds").get<std::vector<search::Genome>>();
-        if (!seeds.empty() && seeds.size() != U) fail("seeds of another model");
-        for (const auto& s : seeds)
-          if (!s.empty() && s.size() != sp_->map_dims()) fail("seeds of another map space");
-        if (i < grid.size()) {
-          if (x.at("pes").get<int64_t>() != grid[i].pes ||
-              x.at("l1_cap").get<int64_t>() != grid[i].l1_cap ||
-              x.at("l2_cap").get<int64_t>() != grid[i].l2_cap)
-            fail("a grid accelerator differs (another platform or template)");
-          accels_.push_back(std::move(grid[i]));
-        } else if (!add_accel(x.at("pes").get<int64_t>(), x.at("l1_cap").get<int64_t>(),
-                              x.at("l2_cap").get<int64_t>(), seeds)) {
-          fail("an accelerator over the area budget");
-        }
-        Accel& a = accels_.back();
+        if (x.at("pes").get<int64_t>() != accels_[i].pes ||
+            x.at("l1_cap").get<int64_t>() != accels_[i].l1_cap ||
+            x.at("l2_cap").get<int64_t>() != accels_[i].l2_cap)
+          fail("a grid accelerator differs (another platform or template)");
+        Accel& a = accels_[i];
         a.samples = x.at("samples").get<int64_t>();
         const json& best = x.at("best");
         const json& ga = x.at("ga");
@@ -257,9 +252,9 @@ class DigammaSearch final : public search::Optimizer {
         0.0, (budget - sp_->area(pes, 0, 0)) * 1e6 / sp_->base().area.sram_um2_per_bit / 8.0);
   }
 
-  // Adds an accelerator (its per-layer GAs seeded from `seeds`); false when it does not fit
-  // the area budget (in Genes mode: with its caps as the buffer genes decode them).
-  bool add_accel(int64_t pes, int64_t l1, int64_t l2, std::vector<search::Genome> seeds) {
+  // Adds an accelerator and its per-layer GAs; false when it does not fit the area budget (in
+  // Genes mode: with its caps as the buffer genes decode them).
+  bool add_accel(int64_t pes, int64_t l1, int64_t l2) {
     Accel a;
     a.pes = pes;
     a.gene_pes = sp_->gene_of_pes(pes);
@@ -275,17 +270,13 @@ class DigammaSearch final : public search::Optimizer {
         sp_->area(pes, a.l1_cap, a.l2_cap) > sp_->options().area_budget_mm2)
       return false;
     const size_t U = sp_->unique_layers(), index = accels_.size();
-    a.seeds = std::move(seeds);
     a.best.assign(U, LayerBest{});
     for (size_t u = 0; u < U; ++u) {
       search::OptimizerOptions oo;
       oo.seed = mix(seed_ ^ mix(index * 1000003u + u));
       oo.ga.population = population_;
       oo.ga.mutation_rate = kGammaRate;
-      std::vector<search::Genome> s;
-      if (u < a.seeds.size() && !a.seeds[u].empty()) s.push_back(a.seeds[u]);
-      oo.ga.ops =
-          std::make_shared<mapper::GammaOperators>(sp_->options().space.max_levels, std::move(s));
+      oo.ga.ops = std::make_shared<mapper::GammaOperators>(sp_->options().space.max_levels);
       a.ga.push_back(search::make_optimizer("ga", sp_->map_dims(), oo));
     }
     accels_.push_back(std::move(a));
@@ -312,31 +303,67 @@ class DigammaSearch final : public search::Optimizer {
     return e.layer_objective[u];
   }
 
-  // The objective of the design made of accelerator a's best mapping of every layer
-  // (kPenalty (1 + layers without one) when some layer has none within the caps).
-  double assembled_objective(const Accel& a) const {
+  // The objective of the design made of accelerator a's best mapping of every layer. A layer
+  // without a mapping within a's caps yet (early, from random mappings) counts with the worst
+  // best cost any live accelerator found for it, so one unlucky layer does not sink an
+  // accelerator; with `strict`, such a layer makes it kPenalty (1 + layers without one).
+  double assembled_objective(const Accel& a, bool strict = false) const {
     int64_t runtime = 0, macs = 0;
     double energy = 0;
     int missing = 0;
     for (size_t u = 0; u < a.best.size(); ++u) {
-      if (a.best[u].map.empty()) {
-        ++missing;
-        continue;
-      }
       const int64_t m = sp_->multiplicity(u);
-      runtime += m * a.best[u].runtime_cycles;
-      energy += static_cast<double>(m) * a.best[u].energy_nj;
       macs += m * sp_->unique_layer(u).macs();
+      const LayerBest* b = a.best[u].map.empty() ? nullptr : &a.best[u];
+      if (!b) {
+        ++missing;
+        for (size_t x : alive_) {
+          const LayerBest& o = accels_[x].best[u];
+          if (!o.map.empty() && (!b || o.objective > b->objective)) b = &o;
+        }
+        if (!b) continue;  // no live accelerator has one: the same for all
+      }
+      runtime += m * b->runtime_cycles;
+      energy += static_cast<double>(m) * b->energy_nj;
     }
-    if (missing) return kPenalty * (1 + missing);
+    if (missing && strict) return kPenalty * (1 + missing);
     return design_objective(sp_->options().objective, runtime, energy, macs);
   }
 
   size_t best_accel() const {
     size_t best = alive_.front();
     for (size_t a : alive_)
-      if (assembled_objective(accels_[a]) < assembled_objective(accels_[best])) best = a;
+      if (assembled_objective(accels_[a], true) < assembled_objective(accels_[best], true))
+        best = a;
     return best;
+  }
+
+  // Layer u's mapping taken from the neighbour (CodesignSpace::neighbours) whose best mapping
+  // on this accelerator costs least per MAC, when that is less than u's own best per MAC;
+  // re-encoded for u's extents, its tiles as they were (even `step`) or scaled by the ratio of
+  // the extents (odd). Empty when no neighbour does better.
+  search::Genome migrant(const Accel& a, size_t u, int64_t step) const {
+    auto per_mac = [&](size_t x) {
+      return a.best[x].map.empty()
+                 ? kPenalty
+                 : a.best[x].objective /
+                       static_cast<double>(std::max<int64_t>(1, sp_->unique_layer(x).macs()));
+    };
+    size_t from = u;
+    for (size_t v : sp_->neighbours(u))
+      if (per_mac(v) < per_mac(from)) from = v;
+    if (from == u) return {};
+    const mapper::MapSpace src = sp_->layer_space(from, a.pes), dst = sp_->layer_space(u, a.pes);
+    mapper::MapSpace::Decoded dec = src.decode_raw(a.best[from].map);
+    if (step % 2)
+      for (int l = 0; l < dec.levels; ++l)
+        for (int sl = 0; sl < mapper::kSlots; ++sl) {
+          const double ratio = static_cast<double>(std::max<int64_t>(1, dst.extent(sl))) /
+                               static_cast<double>(std::max<int64_t>(1, src.extent(sl)));
+          dec.tile[l][sl] =
+              std::max<int64_t>(1, std::llround(static_cast<double>(dec.tile[l][sl]) * ratio));
+        }
+    return dst.encode(dec);
   }
 
   search::Genome assembled(size_t a) const {
@@ -350,36 +377,24 @@ class DigammaSearch final : public search::Optimizer {
     return g;
   }
 
-  // Successive halving: the `keep` best accelerators go on; with `adapt`, the best one also
-  // spawns variants whose L1 or L2 cap is sized to what its best mappings need (x kCapSlack),
-  // the rest of the SRAM going to the other buffer, warm-started from those mappings.
-  void next_round(size_t keep, bool adapt) {
+  // Successive halving: the `keep` best accelerators go on (by assembled_objective), at most
+  // one per PE count while another PE count is left out: early rankings come from nearly
+  // random mappings, which favour fewer PEs (a random mapping uses a small array better), so
+  // each PE count keeps its best buffer split for a round.
+  void next_round(size_t keep) {
     std::vector<size_t> order = alive_;
     std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
       return assembled_objective(accels_[x]) < assembled_objective(accels_[y]);
     });
-    if (order.size() > keep) order.resize(keep);
-    const size_t best = order.front();
-    if (adapt && assembled_objective(accels_[best]) < kPenalty) {
-      const Accel& b = accels_[best];
-      int64_t need1 = 1, need2 = 1;
-      std::vector<search::Genome> seeds;
-      for (const LayerBest& x : b.best) {
-        need1 = std::max(need1, x.l1_bytes);
-        need2 = std::max(need2, x.l2_bytes);
-        seeds.push_back(x.map);
+    std::vector<size_t> kept;
+    for (size_t pass = 0; pass < 2 && kept.size() < keep; ++pass)
+      for (size_t x : order) {
+        if (kept.size() >= keep || std::find(kept.begin(), kept.end(), x) != kept.end()) continue;
+        const bool seen = std::any_of(kept.begin(), kept.end(),
+                                      [&](size_t y) { return accels_[y].pes == accels_[x].pes; });
+        if (pass == 1 || !seen) kept.push_back(x);
       }
-      const double bytes = sram_bytes(b.pes), p = static_cast<double>(b.pes);
-      const int64_t l1a = static_cast<int64_t>(std::ceil(kCapSlack * static_cast<double>(need1)));
-      const int64_t l2a = static_cast<int64_t>(bytes - p * static_cast<double>(l1a)) - 1;
-      const int64_t l2b = static_cast<int64_t>(std::ceil(kCapSlack * static_cast<double>(need2)));
-      const int64_t l1b = static_cast<int64_t>((bytes - static_cast<double>(l2b)) / p);
-      for (const auto& [l1, l2] : {std::pair{l1a, l2a}, std::pair{l1b, l2b}}) {
-        if (l1 < need1 || l2 < need2 || (l1 == b.l1_cap && l2 == b.l2_cap)) continue;
-        if (add_accel(b.pes, l1, l2, seeds)) order.push_back(accels_.size() - 1);
-      }
-    }
-    alive_ = order;
+    alive_ = kept;
     ++round_;
   }
 

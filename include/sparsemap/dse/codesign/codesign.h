@@ -165,22 +165,22 @@ class CodesignSpace {
 // separable. For a fixed accelerator (PEs, an L1 cap per PE and an L2 cap) whose area fits the
 // budget, the model's latency and energy are sums over its layers, and a layer's cost depends
 // on its own mapping only; so each distinct layer runs its own GAMMA population (GAMMA's
-// operators, rate GammaRates' mutation), all of them in lockstep: sample i takes the i-th
-// child of every layer's GA, is evaluated once as a whole design (one counted sample), and
-// each layer's GA is told its own layer's cost (a mapping over the caps is penalised by how
-// much it needs over them). The accelerators start as the fixed grid (fixed_grid) and are
-// culled by successive halving:
-//   round 1  every grid accelerator, kRound1 of the budget split evenly;
-//   round 2  the kKeep2 best (by their assembled design, below), kRound2 of the budget;
-//            plus, for the best, kAdapt variants that move its L1/L2 split towards what its
-//            best mappings need (buffer sizing to need), warm-started from its best mappings;
-//   round 3  the best one alone, the rest of the budget; its last sample is its assembled
-//            design: each layer's best mapping so far (never over the caps, so it fits).
-// A design's rank is that of its assembled design (sum over layers of each layer's best cost),
-// which is exact for latency and energy (separable) and a proxy for EDP.
+// operators and rate), all of them in lockstep: sample i takes the next child of every
+// layer's GA, is evaluated once as a whole design (one counted sample), and each layer's GA is
+// told its own layer's cost (a mapping over the caps is penalised by how much it needs over
+// them). On top of GAMMA's operators, migration: in each batch, the first kMigrants children
+// of a layer are instead the best mapping of a similar layer (CodesignSpace::neighbours) that
+// costs less per MAC, re-encoded for the layer's extents (tiles as they were, or scaled).
+// The accelerators are the fixed grid's (fixed_grid), culled by successive halving:
+//   round 1  every grid accelerator, a quarter of the budget split evenly;
+//   round 2  the best three (one per PE count first), another quarter;
+//   round 3  the best one alone, the rest; its last sample is its assembled design: each
+//            layer's best mapping so far (never over the caps, so the design fits).
+// Accelerators rank by their assembled design (sum over layers of each layer's best cost):
+// exact for latency and energy (separable), a proxy for EDP.
 // Every cost-model call the search makes is one of its counted samples: the operators read
-// the layers' costs from the records of their own samples (EvalRecords), never evaluate.
-// Tuned constants and their tuning set: see kTuningModels / kTuningSeeds in digamma_search.cpp.
+// the layers' costs of their own batch (EvalRecords), never evaluate.
+// Tuned constants and their tuning set: digamma_search.cpp (tuning_models, tuning_seeds).
 // The results of one batch, handed by the fitness function to the optimiser that asked for
 // it (thread-safe). put() is called once per evaluated genome; take() finds a genome's result
 // (equal genes); clear() empties it before the next batch. No result is kept past its batch,
