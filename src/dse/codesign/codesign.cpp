@@ -131,6 +131,11 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
   so.resume_file = o.checkpoint_file;
   so.checkpoint_context = {
       {"kind", "sparsemap-codesign"}, {"algo", o.algo}, {"seed", o.seed}, {"dims", sp.dims()}};
+  // digamma's rounds and populations follow from its budget: a resume must keep it.
+  if (o.algo == "digamma") {
+    so.checkpoint_context["budget"] = budget;
+    so.checkpoint_context["population"] = o.population;
+  }
   so.progress = o.progress;
   json state;
   const json* resume = nullptr;

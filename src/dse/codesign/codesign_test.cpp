@@ -246,6 +246,12 @@ TEST(Codesign, KilledAndResumedEqualsUninterrupted) {
     EXPECT_EQ(r.history, full.history) << kill;
     EXPECT_EQ(r.design.runtime_cycles, full.design.runtime_cycles) << kill;
   }
+  // digamma's rounds follow from its budget: resuming with another one is refused.
+  RunOptions other = ro;
+  other.checkpoint_file = file;
+  other.resume = true;
+  other.budget = 400;
+  EXPECT_THROW(run_codesign(edge_space(), other), InputError);
   std::filesystem::remove(file);
 }
 
