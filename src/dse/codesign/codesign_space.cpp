@@ -41,6 +41,8 @@ double log_gene(int64_t bytes, int64_t lo, int64_t hi) {
   return g;
 }
 
+}  // namespace
+
 uint64_t hash_genome(const search::Genome& g) {
   uint64_t h = 1469598103934665603ull;
   for (double v : g) {
@@ -51,8 +53,6 @@ uint64_t hash_genome(const search::Genome& g) {
   }
   return h;
 }
-
-}  // namespace
 
 BufferMode parse_buffer_mode(const std::string& text) {
   if (text == "need") return BufferMode::Need;

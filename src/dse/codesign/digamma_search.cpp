@@ -2,7 +2,6 @@
 // in lockstep, over accelerators culled from the fixed grid by successive halving.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "sparsemap/dse/codesign/codesign.h"
 #include "sparsemap/dse/mapper/gamma_ops.h"
@@ -35,16 +34,6 @@ uint64_t mix(uint64_t x) {  // splitmix64
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
-}
-
-uint64_t hash_genes(const search::Genome& g) {
-  uint64_t h = 1469598103934665603ull;
-  for (double v : g) {
-    uint64_t b;
-    std::memcpy(&b, &v, sizeof b);
-    h = mix(h ^ b);
-  }
-  return h;
 }
 
 // The best mapping found so far for one distinct layer on one accelerator.
@@ -418,7 +407,7 @@ class DigammaSearch final : public search::Optimizer {
 
 void EvalRecords::put(const search::Genome& g, std::shared_ptr<const DesignEval> e) {
   std::lock_guard<std::mutex> lock(mu_);
-  const uint64_t h = hash_genes(g);
+  const uint64_t h = hash_genome(g);
   auto range = map_.equal_range(h);
   for (auto it = range.first; it != range.second; ++it)
     if (it->second.first == g) return;  // a repeat in the batch: the same result
@@ -427,7 +416,7 @@ void EvalRecords::put(const search::Genome& g, std::shared_ptr<const DesignEval>
 
 std::shared_ptr<const DesignEval> EvalRecords::take(const search::Genome& g) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto range = map_.equal_range(hash_genes(g));
+  auto range = map_.equal_range(hash_genome(g));
   for (auto it = range.first; it != range.second; ++it)
     if (it->second.first == g) return it->second.second;
   return nullptr;

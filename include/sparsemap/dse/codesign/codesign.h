@@ -181,6 +181,9 @@ class CodesignSpace {
 // Every cost-model call the search makes is one of its counted samples: the operators read
 // the layers' costs of their own batch (EvalRecords), never evaluate.
 // Tuned constants and their tuning set: digamma_search.cpp (tuning_models, tuning_seeds).
+// A hash of a genome's genes (bit patterns), for the memo and EvalRecords.
+uint64_t hash_genome(const search::Genome& g);
+
 // The results of one batch, handed by the fitness function to the optimiser that asked for
 // it (thread-safe). put() is called once per evaluated genome; take() finds a genome's result
 // (equal genes); clear() empties it before the next batch. No result is kept past its batch,
@@ -255,7 +258,7 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
 // distinct layer, i.e. N / 9 whole-model evaluations' worth of cost-model calls, 9 of them in all.
 struct FixedResult {
   arch::Arch best_arch;
-  double fitness = kPenalty;  // the model's objective on best_arch (kPenalty if none fits)
+  double fitness = kPenalty;  // design_objective on best_arch (kPenalty if none fits)
   int64_t runtime_cycles = 0;
   double energy_nj = 0;
   double area_mm2 = 0;
