@@ -423,8 +423,8 @@ void run_codesign_cmd(const CodesignArgs& a) {
                       ? "; BO capped at " + with_commas(search::kBoSampleCap) + " samples"
                       : std::string())
               << "\nx = best baseline cycles / digamma cycles; bound x = best baseline cycles / "
-                 "the compute bound\n(sum of ceil(MACs / most PEs)), the most any design could "
-                 "gain\n"
+                 "the bound\n(per layer, max of MACs / most PEs and compulsory off-chip words / "
+                 "bandwidth), the most any design could gain\n"
               << t.str();
   }
   if (!a.json.empty())
@@ -453,7 +453,8 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--pe-limit", a->pe_limit, "Most PEs (overrides the platform's)");
   cmd->add_option("--pe-step", a->pe_step,
                   "PEs are a multiple of this (0: 8, or 64 above 1,024 PEs)");
-  cmd->add_option("--objective", a->objective, "latency, energy or edp (summed over layers)");
+  cmd->add_option("--objective", a->objective,
+                  "latency, energy or edp (summed over layers), or throughput (cycles per MAC)");
   cmd->add_option("--budget", a->budget, "Samples: evaluations of a whole-model design");
   cmd->add_option("--seed", a->seed, "Random seed");
   cmd->add_option("--threads", a->threads, "Evaluation threads (results do not depend on it)");
@@ -465,7 +466,8 @@ void register_codesign(CLI::App& app) {
   cmd->add_option("--levels", a->levels, "Maximum cluster levels per mapping (1 to 4)");
   cmd->add_flag("--maestro-compatible", a->maestro_compatible,
                 "Only mappings MAESTRO runs as written (R, S untiled)");
-  cmd->add_option("--population", a->population, "GA population (0: from the budget)");
+  cmd->add_option("--population", a->population,
+                  "GA population (0: from the budget; digamma: each layer's GA)");
   cmd->add_option("--baselines", a->baselines,
                   "all, none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "
                   "bo, fixed-gamma");

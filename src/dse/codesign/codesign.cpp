@@ -60,7 +60,7 @@ const std::vector<std::string>& codesign_algos() {
 
 std::unique_ptr<search::Optimizer> make_codesign_optimizer(
     const std::shared_ptr<const CodesignSpace>& space, const std::string& algo, int64_t budget,
-    uint64_t seed, size_t population, size_t* batch) {
+    uint64_t seed, size_t population, size_t* batch, std::shared_ptr<EvalRecords>* records) {
   const auto& names = codesign_algos();
   if (std::find(names.begin(), names.end(), algo) == names.end()) {
     std::string list;
@@ -68,6 +68,9 @@ std::unique_ptr<search::Optimizer> make_codesign_optimizer(
     throw InputError({"<flag --algo>", 0, 0},
                      "unknown co-design algorithm '" + algo + "'; expected one of: " + list);
   }
+  records->reset();
+  if (algo == "digamma")
+    return make_digamma_search(space, budget, seed, population, batch, records);
   search::OptimizerOptions oo;
   oo.seed = seed;
   oo.budget = budget;
@@ -76,14 +79,24 @@ std::unique_ptr<search::Optimizer> make_codesign_optimizer(
   const size_t elites = static_cast<size_t>(
       std::llround(oo.ga.elite_fraction * static_cast<double>(oo.ga.population)));
   *batch = 64;
-  if (algo == "digamma") {
-    oo.ga.ops = std::make_shared<DigammaOperators>(space);
-    oo.ga.crossover_rate = 1.0;  // all variation is in DigammaOperators::crossover
-    *batch = std::max<size_t>(1, oo.ga.population - elites);
-    return search::make_optimizer("ga", space->dims(), oo);
-  }
   if (algo == "ga") *batch = std::max<size_t>(1, oo.ga.population - elites);
   return search::make_optimizer(algo, space->dims(), oo);
+}
+
+double design_objective(mapper::Objective o, int64_t runtime_cycles, double energy_nj,
+                        int64_t macs) {
+  const double rt = static_cast<double>(runtime_cycles);
+  switch (o) {
+    case mapper::Objective::Latency:
+      return rt;
+    case mapper::Objective::Energy:
+      return energy_nj;
+    case mapper::Objective::Edp:
+      return rt * energy_nj;
+    case mapper::Objective::Throughput:
+      return rt / static_cast<double>(std::max<int64_t>(1, macs));
+  }
+  return kPenalty;
 }
 
 CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
@@ -98,11 +111,15 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
                          std::to_string(o.threads));
   const int64_t budget = o.algo == "bo" ? std::min(o.budget, search::kBoSampleCap) : o.budget;
   size_t batch = 64;
-  auto opt = make_codesign_optimizer(space, o.algo, budget, o.seed, o.population, &batch);
+  std::shared_ptr<EvalRecords> records;
+  auto opt = make_codesign_optimizer(space, o.algo, budget, o.seed, o.population, &batch, &records);
   ParetoFront front;
   const CodesignSpace& sp = *space;
+  // One call, one counted sample (the driver counts them); digamma's operators read the
+  // per-layer costs of this very evaluation from `records`, never evaluating anything else.
   auto fitness = [&](const search::Genome& g) {
     const auto e = sp.evaluate(g);
+    if (records) records->put(g, e);
     if (e->feasible) front.add(e->area_mm2, e->runtime_cycles);
     return e->fitness;
   };
@@ -114,6 +131,11 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
   so.resume_file = o.checkpoint_file;
   so.checkpoint_context = {
       {"kind", "sparsemap-codesign"}, {"algo", o.algo}, {"seed", o.seed}, {"dims", sp.dims()}};
+  // digamma's rounds and populations follow from its budget: a resume must keep it.
+  if (o.algo == "digamma") {
+    so.checkpoint_context["budget"] = budget;
+    so.checkpoint_context["population"] = o.population;
+  }
   so.progress = o.progress;
   json state;
   const json* resume = nullptr;
@@ -129,7 +151,9 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
       resume = &state;
     }
   }
-  const search::Evaluator eval(o.threads);
+  // digamma's optimiser needs every result of its batch, so under MPI each rank evaluates the
+  // whole batch (same results, no speed-up from ranks); the others split it over ranks.
+  const search::Evaluator eval(o.threads, records == nullptr);
   const search::SearchResult sr = search::run_search(*opt, eval, fitness, so, resume);
   CodesignResult r;
   r.algo = o.algo;
@@ -138,6 +162,8 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
   r.history = sr.history;
   r.pareto = front.sorted();
   if (!r.best.empty()) {
+    // The report of the returned design (its per-layer costs): one more cost-model call that
+    // chooses nothing, so it is not a sample.
     r.design = *sp.evaluate(r.best, true);
     for (size_t u = 0; u < sp.unique_layers(); ++u) {
       const search::Genome sub(
@@ -188,18 +214,17 @@ FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t se
     mo.objective = sp.options().objective;
     mo.space = sp.options().space;
     const mapper::ModelOutcome out = mapper::map_layers(sp.model_layers(), a, mo);
-    int64_t rt = 0;
+    int64_t rt = 0, macs = 0;
     double en = 0;
     bool ok = true;
     for (const auto& lo : out.layers) {
       ok = ok && lo.cost.ok();
       rt += lo.cost.runtime_cycles;
       en += lo.cost.energy_nj;
+      macs += lo.layer.macs();
     }
     if (!ok) continue;
-    double f = static_cast<double>(rt);
-    if (sp.options().objective == mapper::Objective::Energy) f = en;
-    if (sp.options().objective == mapper::Objective::Edp) f = static_cast<double>(rt) * en;
+    const double f = design_objective(sp.options().objective, rt, en, macs);
     if (f < best.fitness) {
       best.fitness = f;
       best.best_arch = a;
@@ -213,8 +238,14 @@ FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t se
 
 int64_t compute_bound_cycles(const CodesignSpace& sp) {
   const int64_t pes = most_pes(sp, sp.options().area_budget_mm2);
+  const double bw = sp.base().offchip_words_per_cycle;  // arch::validate: > 0
   int64_t cycles = 0;
-  for (const workload::Layer& l : sp.model_layers()) cycles += (l.macs() + pes - 1) / pes;
+  for (const workload::Layer& l : sp.model_layers()) {
+    const int64_t compute = (l.macs() + pes - 1) / pes;
+    const double words = static_cast<double>(l.input_elems() + l.weight_elems() + l.output_elems());
+    const auto offchip = static_cast<int64_t>(std::ceil(words / bw));
+    cycles += std::max(compute, offchip);
+  }
   return cycles;
 }
 

@@ -41,6 +41,8 @@ double log_gene(int64_t bytes, int64_t lo, int64_t hi) {
   return g;
 }
 
+}  // namespace
+
 uint64_t hash_genome(const search::Genome& g) {
   uint64_t h = 1469598103934665603ull;
   for (double v : g) {
@@ -51,8 +53,6 @@ uint64_t hash_genome(const search::Genome& g) {
   }
   return h;
 }
-
-}  // namespace
 
 BufferMode parse_buffer_mode(const std::string& text) {
   if (text == "need") return BufferMode::Need;
@@ -158,7 +158,7 @@ mapper::MapSpace CodesignSpace::layer_space(size_t u, int64_t pes) const {
 std::shared_ptr<const DesignEval> CodesignSpace::evaluate(const search::Genome& g,
                                                           bool with_costs) const {
   SPARSEMAP_ASSERT(g.size() == dims_);
-  if (with_costs) return compute(g, true);
+  if (with_costs || !options_.memo) return compute(g, with_costs);
   const uint64_t h = hash_genome(g);
   {
     std::lock_guard<std::mutex> lock(memo_mu_);
@@ -188,6 +188,7 @@ std::shared_ptr<const DesignEval> CodesignSpace::evaluate(const search::Genome& 
 //   infeasible (area > budget, or a layer not Ok) -> kPenalty (1 + violation).
 std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g,
                                                          bool with_costs) const {
+  if (!with_costs) ++evaluations_;
   auto e = std::make_shared<DesignEval>();
   e->pes = pes_of(g[0]);
   const arch::Arch hw = arch_for(e->pes, kMaxL1, kMaxL2);
@@ -195,6 +196,8 @@ std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g
   e->layer_objective.assign(U, kPenalty);
   e->layer_l1.assign(U, 0);
   e->layer_l2.assign(U, 0);
+  e->layer_runtime.assign(U, 0);
+  e->layer_energy.assign(U, 0.0);
   if (with_costs) e->layer_cost.resize(U);
   double violation = 0;
   int64_t need_l1 = 1, need_l2 = 1;
@@ -214,6 +217,8 @@ std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g
     e->layer_objective[u] = mapper::objective_value(c, options_.objective);
     e->layer_l1[u] = c.l1_bytes;
     e->layer_l2[u] = c.l2_bytes;
+    e->layer_runtime[u] = c.runtime_cycles;
+    e->layer_energy[u] = c.energy_nj;
     need_l1 = std::max(need_l1, c.l1_bytes);
     need_l2 = std::max(need_l2, c.l2_bytes);
     runtime += count_[u] * c.runtime_cycles;
@@ -245,23 +250,9 @@ std::shared_ptr<const DesignEval> CodesignSpace::compute(const search::Genome& g
   e->power_mw = runtime > 0 ? energy * base_.clock_mhz / static_cast<double>(runtime) : 0.0;
   e->feasible = violation == 0;
   if (e->feasible) {
-    switch (options_.objective) {
-      case mapper::Objective::Latency:
-        e->fitness = static_cast<double>(runtime);
-        break;
-      case mapper::Objective::Energy:
-        e->fitness = energy;
-        break;
-      case mapper::Objective::Edp:
-        e->fitness = static_cast<double>(runtime) * energy;
-        break;
-      case mapper::Objective::Throughput: {
-        int64_t macs = 0;
-        for (size_t u = 0; u < U; ++u) macs += count_[u] * unique_[u].macs();
-        e->fitness = static_cast<double>(runtime) / static_cast<double>(std::max<int64_t>(1, macs));
-        break;
-      }
-    }
+    int64_t macs = 0;
+    for (size_t u = 0; u < U; ++u) macs += count_[u] * unique_[u].macs();
+    e->fitness = design_objective(options_.objective, runtime, energy, macs);
   } else {
     e->fitness = kPenalty * (1 + std::min(violation, 1e6));
   }

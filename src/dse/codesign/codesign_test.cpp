@@ -123,13 +123,76 @@ TEST(Codesign, BeatsFixedAcceleratorPlusGamma) {
 TEST(Codesign, ComputeBoundIsHandWorkedAndBelowEveryDesign) {
   auto sp = edge_space();
   // 200 PEs: ceil(MACs / 200) of c1 442,368 -> 2,212; c2 and c3 1,179,648 -> 5,899 each; c4 and
-  // c4b 2,359,296 -> 11,797 each; c5 524,288 -> 2,622; fc 1,280 -> 7.
+  // c4b 2,359,296 -> 11,797 each; c5 524,288 -> 2,622; fc 1,280 -> 7. gamma-edge's off-chip
+  // bandwidth (81,920,000 words/cycle) makes every off-chip term 1 cycle.
   EXPECT_EQ(compute_bound_cycles(*sp), 40233);
+  for (const std::string algo : {"digamma", "random"}) {
+    RunOptions ro;
+    ro.algo = algo;
+    ro.budget = 100;
+    const CodesignResult r = run_codesign(sp, ro);
+    ASSERT_TRUE(r.design.feasible);
+    EXPECT_GE(r.design.runtime_cycles, 40233) << algo;
+  }
+  // With 4 off-chip words per cycle, the off-chip term binds where a layer moves more words
+  // per MAC: c1 (in 3,072 + w 432 + out 16,384 = 19,888 words -> 4,972 > 2,212), c5 (4,096 +
+  // 8,192 + 8,192 = 20,480 -> 5,120 > 2,622), fc (128 + 1,280 + 10 = 1,418 -> 355 > 7);
+  // c2 (16,384 + 4,608 + 8,192 = 29,184 -> 7,296 > 5,899), c3 (8,192 + 18,432 + 4,096 =
+  // 30,720 -> 7,680 > 5,899), c4 (4,096 + 36,864 + 4,096 = 45,056 -> 11,264 < 11,797).
+  arch::Arch slow = arch::preset("gamma-edge");
+  slow.offchip_words_per_cycle = 4;
+  CodesignOptions o;
+  auto sq = std::make_shared<CodesignSpace>(small_model(), slow, o);
+  EXPECT_EQ(compute_bound_cycles(*sq), 4972 + 7296 + 7680 + 2 * 11797 + 5120 + 355);
   RunOptions ro;
-  ro.budget = 100;
-  const CodesignResult r = run_codesign(sp, ro);
+  ro.budget = 200;
+  const CodesignResult r = run_codesign(sq, ro);
   ASSERT_TRUE(r.design.feasible);
-  EXPECT_GE(r.design.runtime_cycles, 40233);
+  EXPECT_GE(r.design.runtime_cycles, compute_bound_cycles(*sq));
+}
+
+// Every cost-model call of a search is one of its samples: without the memo the cost model
+// evaluates exactly `budget` designs (the operators never evaluate), and the answer, history
+// and count are those of the run with the memo.
+TEST(Codesign, WithoutTheMemoTheSameAnswerAndEveryEvaluationIsASample) {
+  for (const std::string algo : {"digamma", "ga"}) {
+    CodesignOptions o;
+    auto with = std::make_shared<CodesignSpace>(small_model(), arch::preset("gamma-edge"), o);
+    o.memo = false;
+    auto without = std::make_shared<CodesignSpace>(small_model(), arch::preset("gamma-edge"), o);
+    RunOptions ro;
+    ro.algo = algo;
+    ro.budget = 250;
+    ro.seed = 4;
+    const CodesignResult a = run_codesign(with, ro);
+    const CodesignResult b = run_codesign(without, ro);
+    EXPECT_EQ(a.samples, 250) << algo;
+    EXPECT_EQ(b.samples, 250) << algo;
+    EXPECT_EQ(without->evaluations(), 250) << algo;
+    EXPECT_LE(with->evaluations(), 250) << algo;
+    EXPECT_EQ(a.best, b.best) << algo;
+    EXPECT_EQ(a.history, b.history) << algo;
+    EXPECT_EQ(a.design.runtime_cycles, b.design.runtime_cycles) << algo;
+  }
+}
+
+// The grid baseline scores a design with design_objective, as the search does: throughput is
+// cycles per MAC of the whole model (and, per layer, ranks mappings as latency does).
+TEST(Codesign, FixedGridUsesTheSearchObjective) {
+  CodesignOptions o;
+  o.objective = mapper::Objective::Throughput;
+  CodesignSpace tp(small_model(), arch::preset("gamma-edge"), o);
+  o.objective = mapper::Objective::Latency;
+  CodesignSpace lat(small_model(), arch::preset("gamma-edge"), o);
+  const FixedResult a = run_fixed_gamma(tp, 90, 2, 1), b = run_fixed_gamma(lat, 90, 2, 1);
+  int64_t macs = 0;
+  for (const Layer& l : small_model()) macs += l.macs();
+  EXPECT_EQ(a.runtime_cycles, b.runtime_cycles);
+  EXPECT_EQ(a.best_arch.name, b.best_arch.name);
+  EXPECT_DOUBLE_EQ(a.fitness, static_cast<double>(a.runtime_cycles) / static_cast<double>(macs));
+  EXPECT_DOUBLE_EQ(b.fitness, static_cast<double>(b.runtime_cycles));
+  EXPECT_DOUBLE_EQ(design_objective(mapper::Objective::Edp, 10, 2.5, 7), 25.0);
+  EXPECT_DOUBLE_EQ(design_objective(mapper::Objective::Energy, 10, 2.5, 7), 2.5);
 }
 
 TEST(Codesign, SameSeedSameResultWithOneAndTwoThreads) {
@@ -161,23 +224,34 @@ TEST(Codesign, KilledAndResumedEqualsUninterrupted) {
   ro.population = 30;
   const CodesignResult full = run_codesign(sp, ro);
 
-  RunOptions killed = ro;
-  killed.checkpoint_file = file;
-  killed.checkpoint_every = 50;
-  killed.progress = [](int64_t samples, double) {
-    if (samples >= 170) throw std::runtime_error("killed");
-  };
-  EXPECT_THROW(run_codesign(edge_space(), killed), std::runtime_error);
-  ASSERT_TRUE(std::filesystem::exists(file));
-  EXPECT_LT(search::read_checkpoint(file)["result"]["samples"].get<int64_t>(), 300);
+  // digamma's rounds end at samples 80 and 160: a kill in each round.
+  for (int64_t kill : {40, 120, 200}) {
+    std::filesystem::remove(file);
+    RunOptions killed = ro;
+    killed.checkpoint_file = file;
+    killed.checkpoint_every = 30;
+    killed.progress = [kill](int64_t samples, double) {
+      if (samples >= kill) throw std::runtime_error("killed");
+    };
+    EXPECT_THROW(run_codesign(edge_space(), killed), std::runtime_error);
+    ASSERT_TRUE(std::filesystem::exists(file));
+    EXPECT_LT(search::read_checkpoint(file)["result"]["samples"].get<int64_t>(), kill);
 
-  RunOptions resumed = ro;
-  resumed.checkpoint_file = file;
-  resumed.resume = true;
-  const CodesignResult r = run_codesign(edge_space(), resumed);
-  EXPECT_EQ(r.best, full.best);
-  EXPECT_EQ(r.history, full.history);
-  EXPECT_EQ(r.design.runtime_cycles, full.design.runtime_cycles);
+    RunOptions resumed = ro;
+    resumed.checkpoint_file = file;
+    resumed.resume = true;
+    const CodesignResult r = run_codesign(edge_space(), resumed);
+    EXPECT_EQ(r.samples, 300);
+    EXPECT_EQ(r.best, full.best) << kill;
+    EXPECT_EQ(r.history, full.history) << kill;
+    EXPECT_EQ(r.design.runtime_cycles, full.design.runtime_cycles) << kill;
+  }
+  // digamma's rounds follow from its budget: resuming with another one is refused.
+  RunOptions other = ro;
+  other.checkpoint_file = file;
+  other.resume = true;
+  other.budget = 400;
+  EXPECT_THROW(run_codesign(edge_space(), other), InputError);
   std::filesystem::remove(file);
 }
 

@@ -3,6 +3,7 @@
 // design is scored over every layer under an area budget.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -51,7 +52,17 @@ struct CodesignOptions {
   BufferMode buffers = BufferMode::Need;
   mapper::Objective objective = mapper::Objective::Latency;
   mapper::MapSpaceOptions space;  // per-layer map space (levels, divisors, constraint)
+  // Memoise recent designs (a pure cache: results and sample counts never depend on it; off
+  // in the test that shows so).
+  bool memo = true;
 };
+
+// The objective of a whole-model design from its totals (one definition for the search and
+// the fixed-grid baseline): latency = runtime_cycles; energy = energy_nj; edp = runtime_cycles
+// x energy_nj; throughput = runtime_cycles / macs (cycles per MAC, the inverse of MACs per
+// cycle; for one model it ranks designs as latency does).
+double design_objective(mapper::Objective o, int64_t runtime_cycles, double energy_nj,
+                        int64_t macs);
 
 // Fitness of an infeasible design: kPenalty (1 + violation), violation = relative area excess
 // (area / budget - 1, when positive) + the number of infeasible layers (+ their relative
@@ -69,6 +80,8 @@ struct DesignEval {
   int64_t runtime_cycles = 0;  // sum over every layer of the model (repeats counted)
   double energy_nj = 0;
   std::vector<double> layer_objective;      // per distinct layer, objective_value of its cost
+  std::vector<int64_t> layer_runtime;       // per distinct layer: cycles (0 when not Ok)
+  std::vector<double> layer_energy;         // per distinct layer: nJ (0 when not Ok)
   std::vector<int64_t> layer_l1, layer_l2;  // per distinct layer: bytes its mapping needs
   std::vector<cost::Cost> layer_cost;       // per distinct layer (only when asked for)
 };
@@ -78,9 +91,9 @@ struct DesignEval {
 //   gene 1  L1 bytes per PE (Genes mode): log-uniform over [kMinL1, kMaxL1]
 //   gene 2  L2 bytes (Genes mode): log-uniform over [kMinL2, kMaxL2]
 //   then one mapper::MapSpace genome per distinct layer (its dims() genes), in order.
-// Thread-safe: evaluate() may run concurrently; it memoises recent designs (a pure cache: the
-// results never depend on it), so operators can read their parents' per-layer costs without
-// another evaluation.
+// Thread-safe: evaluate() may run concurrently; it memoises recent designs when
+// CodesignOptions::memo (a pure cache: results never depend on it, and a search counts every
+// call as a sample, hit or miss).
 class CodesignSpace {
  public:
   static constexpr size_t kHwGenes = 3;
@@ -121,6 +134,9 @@ class CodesignSpace {
   std::shared_ptr<const DesignEval> evaluate(const search::Genome& g,
                                              bool with_costs = false) const;
   double fitness(const search::Genome& g) const { return evaluate(g)->fitness; }
+  // Designs the cost model has evaluated (memo misses, or every call without the memo), not
+  // counting with_costs reports: a search without the memo evaluates exactly its samples.
+  int64_t evaluations() const { return evaluations_.load(); }
 
  private:
   std::shared_ptr<const DesignEval> compute(const search::Genome& g, bool with_costs) const;
@@ -141,55 +157,70 @@ class CodesignSpace {
   };
   mutable std::mutex memo_mu_;
   mutable std::unordered_multimap<uint64_t, MemoEntry> memo_new_, memo_old_;
+  mutable std::atomic<int64_t> evaluations_{0};
 };
 
-// DiGamma's operators over the whole genome, plugged into the search engine's GA. All of the
-// variation happens in crossover(), which reads both parents' per-layer costs and buffer needs
-// (CodesignSpace::evaluate: memoised, no new design is evaluated); mutate() does nothing, so run
-// the GA with crossover_rate 1 (make_codesign_optimizer does).
-//   1. Hardware from the fitter parent (probability 3/4) or the other.
-//   2. Layer-wise crossover: per distinct layer, the mapping of the parent whose mapping costs
-//      less on that layer (probability 0.9), else GAMMA's crossover of the two mappings (0.05)
-//      or the hardware parent's mapping (0.05). GAMMA's mutation below runs at rate 0.3.
-//   3. Bottleneck mapping mutation: each layer gets GAMMA's mutation with probability
-//      min(1, 0.08 U w_u), w_u = 1/(2U) + share/2 (share: the layer's fraction of the fitter
-//      parent's objective); at least one layer per child.
-//   3b. Migration (once per child): a layer drawn by the same weights takes
-//      the mapping of one of its nearest layers whose objective per MAC is lower in the fitter
-//      parent, re-encoded for its own extents (tiles as they were, or scaled by the extents'
-//      ratio): good mappings spread between similar layers (GAMMA's warm-start, inside one
-//      genome).
-//   4. PE mutation (probability 1/2): a step of a few pe_step units, or a new draw (1/8).
-//   5. Buffer sizing to need (Genes mode): the l1/l2 genes set to the largest need of the
-//      mappings the child inherited.
-//   6. Repair under the area budget, with the inherited needs: PEs grow to fill the budget
-//      (probability 1/2) or shrink until the design fits; when the budget binds before the PE
-//      limit, with probability 0.3 the layer that sets the larger SRAM term (P x L1 or L2) gets
-//      smaller tiles (buffer shrink); when even pe_step PEs do not fit, every layer that alone
-//      does not fit gets smaller tiles.
-class DigammaOperators : public search::GeneticOperators {
- public:
-  explicit DigammaOperators(std::shared_ptr<const CodesignSpace> space, double gamma_rate = 0.6);
-  search::Genome crossover(const search::Genome& a, const search::Genome& b,
-                           search::Rng& rng) const override;
-  void mutate(search::Genome&, double, search::Rng&) const override {}
+// DiGamma, as this project runs it (docs/codesign.md): a search of the joint genome in which
+// every sample is one whole-model design, organised to exploit what the cost model makes
+// separable. For a fixed accelerator (PEs, an L1 cap per PE and an L2 cap) whose area fits the
+// budget, the model's latency and energy are sums over its layers, and a layer's cost depends
+// on its own mapping only; so each distinct layer runs its own GAMMA population (GAMMA's
+// operators and rate), all of them in lockstep: sample i takes the next child of every
+// layer's GA, is evaluated once as a whole design (one counted sample), and each layer's GA is
+// told its own layer's cost (a mapping over the caps is penalised by how much it needs over
+// them). On top of GAMMA's operators, migration: in each batch, the first kMigrants children
+// of a layer are instead the best mapping of a similar layer (CodesignSpace::neighbours) that
+// costs less per MAC, re-encoded for the layer's extents (tiles as they were, or scaled).
+// The accelerators are the fixed grid's (fixed_grid), culled by successive halving:
+//   round 1  every grid accelerator, a quarter of the budget split evenly;
+//   round 2  the best three (one per PE count first), another quarter;
+//   round 3  the best one alone, the rest; its last sample is its assembled design: each
+//            layer's best mapping so far (never over the caps, so the design fits).
+// Accelerators rank by their assembled design (sum over layers of each layer's best cost):
+// exact for latency and energy (separable), a proxy for EDP.
+// Every cost-model call the search makes is one of its counted samples: the operators read
+// the layers' costs of their own batch (EvalRecords), never evaluate.
+// Tuned constants and their tuning set: digamma_search.cpp (tuning_models, tuning_seeds).
+// A hash of a genome's genes (bit patterns), for the memo and EvalRecords.
+uint64_t hash_genome(const search::Genome& g);
+
+// The results of one batch, handed by the fitness function to the optimiser that asked for
+// it (thread-safe). put() is called once per evaluated genome; take() finds a genome's result
+// (equal genes); clear() empties it before the next batch. No result is kept past its batch,
+// so it is a hand-over, not a cache.
+struct EvalRecords {
+  void put(const search::Genome& g, std::shared_ptr<const DesignEval> e);
+  std::shared_ptr<const DesignEval> take(const search::Genome& g) const;  // nullptr: not there
+  void clear();
 
  private:
-  void shrink_tiles(search::Genome& g, size_t u, bool inner_only, search::Rng& rng) const;
-  std::shared_ptr<const CodesignSpace> space_;
-  std::shared_ptr<const mapper::GammaOperators> gamma_;
-  double gamma_rate_;
+  mutable std::mutex mu_;
+  std::unordered_multimap<uint64_t, std::pair<search::Genome, std::shared_ptr<const DesignEval>>>
+      map_;
 };
 
-// Algorithms: "digamma" (the GA with DiGamma's operators), then the search engine's
+// Algorithms: "digamma" (the search above), then the search engine's
 // optimisers on the same genome and fitness with generic operators: "ga", "random", "sa",
 // "de", "pso", "cmaes", "oneplusone", "bo" (budget capped at search::kBoSampleCap).
 const std::vector<std::string>& codesign_algos();
 
-// The optimiser of `algo` and its batch. population 0: clamp(budget / 20, 20, 100) for the GAs.
+// The tuning set of every constant chosen by trying values (DiGamma's schedule here, GAMMA's
+// operator rate in dse/mapper): models and seeds. Reported figures use other seeds
+// (kHeldOutSeeds) and mark the tuning models.
+const std::vector<std::string>& tuning_models();
+const std::vector<uint64_t>& tuning_seeds();
+
+// The optimiser of `algo` and its batch. population 0: clamp(budget / 20, 20, 100) for the GAs
+// (digamma: the population of each layer's GA, 0: clamp(budget / 50, 10, 40)). For "digamma",
+// *records is set to the hand-over its fitness function must fill (see run_codesign); for
+// the others it is set to null.
 std::unique_ptr<search::Optimizer> make_codesign_optimizer(
     const std::shared_ptr<const CodesignSpace>& space, const std::string& algo, int64_t budget,
-    uint64_t seed, size_t population, size_t* batch);
+    uint64_t seed, size_t population, size_t* batch, std::shared_ptr<EvalRecords>* records);
+// The "digamma" optimiser alone (digamma_search.cpp); the same contract.
+std::unique_ptr<search::Optimizer> make_digamma_search(
+    const std::shared_ptr<const CodesignSpace>& space, int64_t budget, uint64_t seed,
+    size_t population, size_t* batch, std::shared_ptr<EvalRecords>* records);
 
 // One finished search of the joint space.
 struct CodesignResult {
@@ -227,7 +258,7 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
 // distinct layer, i.e. N / 9 whole-model evaluations' worth of cost-model calls, 9 of them in all.
 struct FixedResult {
   arch::Arch best_arch;
-  double fitness = kPenalty;  // the model's objective on best_arch (kPenalty if none fits)
+  double fitness = kPenalty;  // design_objective on best_arch (kPenalty if none fits)
   int64_t runtime_cycles = 0;
   double energy_nj = 0;
   double area_mm2 = 0;
@@ -238,10 +269,14 @@ struct FixedResult {
 std::vector<arch::Arch> fixed_grid(const CodesignSpace& space);
 FixedResult run_fixed_gamma(const CodesignSpace& space, int64_t budget, uint64_t seed, int threads);
 
-// The compute bound: sum over the model's layers of ceil(MACs / P) cycles, P being the most PEs
-// any design in the space can have (a multiple of pe_step, <= pe_limit, within the area budget
-// with no SRAM). No design's latency is lower, so a baseline's cycles over this bound is the
-// largest speedup any co-design could show over it.
+// The bound: no design in the space has a lower latency in the cost model. Per GEMM-class
+// layer of the model (repeats counted),
+//   max(ceil(MACs / P), ceil((input + weight + output elements) / B_off))
+// summed over layers, where P is the most PEs any design can have (a multiple of pe_step,
+// <= pe_limit, within the area budget with no SRAM) and B_off the template's off-chip words
+// per cycle: every input and weight read once and every output written once (compulsory
+// traffic) at the full off-chip bandwidth. A baseline's cycles over the bound is the largest
+// speedup any co-design could show over it; codesign cycles over the bound is its distance.
 int64_t compute_bound_cycles(const CodesignSpace& space);
 
 // The JSON of a design: accelerator, per-layer mappings and costs, totals.
