@@ -22,7 +22,7 @@ namespace {
 struct FuseTrainArgs {
   std::string models = "synth:160,resnet50", batches = "4,16,64",
               buffers_kb = "128,256,512,1024,2048";
-  std::string hw = "flat-edge", objective = "latency", out, checkpoint, json;
+  std::string hw = "flat-edge", objective = "latency", expert = "dp", out, checkpoint, json;
   int64_t search_budget = 2000, minibatch = 16;
   int draws = 6, epochs = 16, d_model = 32, layers = 2, heads = 4, threads = 1;
   double lr = 1e-3, fuse_weight = 4.0;
@@ -57,6 +57,10 @@ void run(const FuseTrainArgs& a) {
   o.buffers_kb = int_list(a.buffers_kb, "--buffers-kb", int64_t{1} << 30);
   o.hw = a.hw;
   o.objective = dse::fusion::parse_objective(a.objective);
+  if (a.expert != "search" && a.expert != "dp")
+    throw InputError({"<flag --expert>", 0, 0},
+                     "expected search or dp, got " + quote_input(a.expert));
+  o.expert = a.expert;
   o.search_budget = a.search_budget;
   o.draws_per_model = a.draws;
   o.epochs = a.epochs;
@@ -135,6 +139,8 @@ void register_fuse_train(CLI::App& app) {
   c->add_option("--draws", a->draws, "(batch, buffer) draws per model")->capture_default_str();
   c->add_option("--hw", a->hw, "accelerator preset or file")->capture_default_str();
   c->add_option("--objective", a->objective, "latency|energy|edp")->capture_default_str();
+  c->add_option("--expert", a->expert, "the mapper whose mappings are learned: search|dp")
+      ->capture_default_str();
   c->add_option("--search-budget", a->search_budget, "GA samples per trajectory")
       ->capture_default_str();
   c->add_option("--epochs", a->epochs, "training epochs")->capture_default_str();

@@ -155,6 +155,9 @@ TEST(DnnFuser, TrainRefusesUnwritableOutputFirst) {
     EXPECT_THROW(train(o), InputError) << out;
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
   }
+  o.out = temp_path("model.pt");
+  o.expert = "magic";
+  EXPECT_THROW(train(o), InputError);
 }
 
 // A torch archive whose header declares one width but whose tensors have another: libtorch's

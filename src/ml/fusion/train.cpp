@@ -99,7 +99,9 @@ std::vector<Trajectory> make_data(const TrainOptions& o, const std::string& file
       dse::fusion::SearchOptions so;
       so.budget = o.search_budget;
       so.seed = o.seed + k;
-      const dse::fusion::FusionResult r = dse::fusion::search(m, o.objective, so);
+      const dse::fusion::FusionResult r = o.expert == "dp"
+                                              ? dse::fusion::dp(m, o.objective)
+                                              : dse::fusion::search(m, o.objective, so);
       data.push_back(
           trajectory_of(m, r.mapping, dse::fusion::objective_value(r.cost, o.objective)));
       if (o.progress)
@@ -195,7 +197,7 @@ std::vector<std::string> expand_models(const std::vector<std::string>& models) {
 
 TrainReport train(const TrainOptions& o) {
   if (o.batches.empty() || o.buffers_kb.empty() || o.epochs < 1 || o.minibatch < 1 ||
-      o.draws_per_model < 1 || o.search_budget < 1)
+      o.draws_per_model < 1 || o.search_budget < 1 || (o.expert != "search" && o.expert != "dp"))
     throw InputError({"<fuse-train>", 0, 0}, "expected batches, buffers, and positive counts");
   check_outputs(o);
   if (o.threads > 0) torch::set_num_threads(o.threads);
