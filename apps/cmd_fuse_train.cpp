@@ -153,7 +153,8 @@ void register_fuse_train(CLI::App& app) {
   c->add_option("--heads", a->heads, "attention heads")->capture_default_str();
   c->add_option("--seed", a->seed, "seed")->capture_default_str();
   c->add_option("--threads", a->threads, "libtorch threads")->capture_default_str();
-  c->add_option("--out", a->out, "the trained model file")->required();
+  c->add_option("--out", a->out, "the trained model, FILE.pt (the plain weights go to FILE.bin)")
+      ->required();
   c->add_option("--checkpoint", a->checkpoint,
                 "directory for trajectories and training state (resumed when present)");
   c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");

@@ -102,7 +102,8 @@ def main():
               f"{statistics.median(speeds):.0f}x, {min(speeds):.0f}x | "
               f"{statistics.median(firsts):.0f}x, {min(firsts):.0f}x | {meets}/{len(rs)} | "
               f"{statistics.mean(gains):.3f}x, {max(gains):.3f}x | {kept} | {worse_s} |")
-    print(f"weights load (median): {1e3 * statistics.median(r['load_s'] for r in rows):.2f} ms")
+    print(f"\nThe weights load in {1e3 * statistics.median(r['load_s'] for r in rows):.2f} ms "
+          "(median).")
     if a.csv:
         with open(a.csv, "w") as f:
             keys = list(rows[0].keys())
