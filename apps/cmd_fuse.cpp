@@ -100,6 +100,10 @@ dse::fusion::FuserWeights load_weights(const std::string& path) {
 #ifdef SPARSEMAP_HAVE_TORCH
   if (std::filesystem::is_regular_file(path))
     return ml::fusion::Fuser::load(path).weights();  // a torch archive (.pt)
+#else
+  if (std::filesystem::path(path).extension() == ".pt")
+    throw InputError({path, 0, 0}, "a torch archive needs a build with libtorch; give its .bin (" +
+                                       dse::fusion::fuser_weights_path(path) + ")");
 #endif
   return dse::fusion::read_fuser_weights(path);  // throws, naming the file and the problem
 }
