@@ -3,34 +3,54 @@
 // search or the learned decision transformer; a table against no fusion and JSON.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/fusion.h"
+#include "sparsemap/dse/fusion/fuser_infer.h"
 #include "sparsemap/dse/fusion/fusion_search.h"
 #include "sparsemap/dse/fusion/synthetic_models.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
+#include "sparsemap/search/driver.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/fusion/dnnfuser.h"
 #endif
 
 namespace sparsemap::cli {
+
+// Fails before any work when `path` (a file to write at the end) cannot be: a directory, or in
+// a folder that does not exist or is not writable. "-" (stdout) and "" (none) pass.
+void check_output_file(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw InputError({"<flag " + flag + ">", 0, 0}, "'" + path + "' is a directory");
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw InputError({"<flag " + flag + ">", 0, 0},
+                     "cannot write '" + path + "': its folder does not exist or is not writable");
+}
+
 namespace {
 
 namespace fu = dse::fusion;
 
 struct FuseArgs {
   std::string model, hw = "flat-edge", method = "dp", objective = "latency";
-  std::string dataflow = "best", weights;  // "" = the shipped model
+  std::string dataflow = "best", weights;  // "" = the shipped model (plain weights, .bin)
   std::string checkpoint, resume, json;
   int64_t batch = 1, buffer_kb = 0, budget = 6000, image_size = 0;
   uint64_t seed = 1;
-  int threads = 1;
+  int threads = 1, repeat = 1;
   size_t population = 64;
   bool groups = false, quiet = false;
 };
@@ -73,6 +93,21 @@ nlohmann::json result_json(const FuseArgs& a, const cost::FusionCostModel& m,
           {"groups", groups}};
 }
 
+// The learned mapper's weights: the plain file fuse-train writes beside its torch archive
+// (no libtorch needed), or, in a build with libtorch, the torch archive itself.
+dse::fusion::FuserWeights load_weights(const std::string& path) {
+  if (dse::fusion::is_fuser_weights_file(path)) return dse::fusion::read_fuser_weights(path);
+#ifdef SPARSEMAP_HAVE_TORCH
+  if (std::filesystem::is_regular_file(path))
+    return ml::fusion::Fuser::load(path).weights();  // a torch archive (.pt)
+#else
+  if (std::filesystem::path(path).extension() == ".pt")
+    throw InputError({path, 0, 0}, "a torch archive needs a build with libtorch; give its .bin (" +
+                                       dse::fusion::fuser_weights_path(path) + ")");
+#endif
+  return dse::fusion::read_fuser_weights(path);  // throws, naming the file and the problem
+}
+
 fu::FusionResult run_method(const FuseArgs& a, const std::string& method,
                             const cost::FusionCostModel& m, fu::Objective o, double* load_s) {
   if (method == "none") return fu::no_fusion(m, o);
@@ -97,17 +132,11 @@ fu::FusionResult run_method(const FuseArgs& a, const std::string& method,
     return r;
   }
   if (method == "learned") {
-#ifdef SPARSEMAP_HAVE_TORCH
     const auto t0 = std::chrono::steady_clock::now();
-    const ml::fusion::Fuser f = ml::fusion::Fuser::load(a.weights);
+    const dse::fusion::FuserWeights w = load_weights(a.weights);
     if (load_s)
       *load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return ml::fusion::learned(m, o, f);  // wall_s: inference and repair
-#else
-    (void)load_s;
-    throw InputError({"<flag --method>", 0, 0},
-                     "--method learned needs libtorch: this sparsemap was built without libtorch");
-#endif
+    return fu::learned(m, o, w);  // wall_s: inference, repair and the final cost
   }
   throw InputError(
       {"<flag --method>", 0, 0},
@@ -120,11 +149,25 @@ void run_fuse(const FuseArgs& a) {
     throw InputError({"<flag --batch>", 0, 0}, "expected a batch of 1 to 4096");
   if (a.buffer_kb < 0 || a.buffer_kb > (int64_t{1} << 30))
     throw InputError({"<flag --buffer-kb>", 0, 0}, "expected 0 (the arch's L2) to 2^30 KiB");
-  if (a.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive budget");
+  if (a.budget < 1 || a.budget > search::kMaxBudget)
+    throw InputError({"<flag --budget>", 0, 0},
+                     "expected 1 to " + std::to_string(search::kMaxBudget) + " samples");
+  if (!a.checkpoint.empty() && !a.resume.empty() && a.checkpoint != a.resume)
+    throw InputError({"<flag --resume>", 0, 0}, "--checkpoint and --resume name different files");
+  if (!a.resume.empty() && !std::filesystem::is_regular_file(a.resume))
+    throw InputError({a.resume, 0, 0}, std::filesystem::exists(a.resume)
+                                           ? "not a regular file (expected a search checkpoint)"
+                                           : "no such checkpoint to resume");
   if (a.population < 4 || a.population > 100000)
     throw InputError({"<flag --population>", 0, 0}, "expected a population of 4 to 100000");
+  if (a.repeat < 1 || a.repeat > 1000)
+    throw InputError({"<flag --repeat>", 0, 0}, "expected 1 to 1000 runs");
+  if (a.repeat > 1 && (!a.checkpoint.empty() || !a.resume.empty()))
+    throw InputError({"<flag --repeat>", 0, 0}, "--repeat does not go with --checkpoint/--resume");
   if (a.threads < 1 || a.threads > 1024)
     throw InputError({"<flag --threads>", 0, 0}, "expected 1 to 1024 threads");
+  check_output_file(a.json, "--json");
+  check_output_file(a.checkpoint, "--checkpoint");
   const fu::Objective o = fu::parse_objective(a.objective);
   const arch::Arch hw = io::load_arch(a.hw);
   workload::Model model;
@@ -154,8 +197,18 @@ void run_fuse(const FuseArgs& a) {
   std::string notes;
   for (const std::string& method : methods) {
     double load_s = 0;
-    const fu::FusionResult r = run_method(a, method, m, o, &load_s);
+    fu::FusionResult r = run_method(a, method, m, o, &load_s);
+    const double first_s = r.wall_s;
+    if (a.repeat > 1) {  // wall_s: the median of the runs (every run gives the same mapping)
+      std::vector<double> walls = {r.wall_s};
+      for (int k = 1; k < a.repeat; ++k)
+        walls.push_back(run_method(a, method, m, o, nullptr).wall_s);
+      std::sort(walls.begin(), walls.end());
+      r.wall_s = walls[walls.size() / 2];
+    }
     nlohmann::json j = result_json(a, m, r, none);
+    j["repeat"] = a.repeat;
+    j["wall_s_first"] = first_s;  // the first run (cold caches; what a single run costs)
     if (r.method == "learned") {
       j["weights"] = a.weights;
       j["load_s"] = load_s;
@@ -221,14 +274,18 @@ void register_fuse(CLI::App& app) {
   c->add_option("--seed", a->seed, "search: seed")->capture_default_str();
   c->add_option("--threads", a->threads, "search: threads")->capture_default_str();
   c->add_option("--weights", a->weights,
-                "learned: the trained model (default: the shipped data/dnnfuser/fuser.pt)");
+                "learned: the trained weights, .bin (or a fuse-train .pt with libtorch); "
+                "default: the shipped data/dnnfuser/fuser.bin");
   c->add_option("--checkpoint", a->checkpoint, "search: checkpoint file");
   c->add_option("--resume", a->resume, "search: resume from this checkpoint");
+  c->add_option("--repeat", a->repeat,
+                "run each method N times; wall s is the median (for timing comparisons)")
+      ->capture_default_str();
   c->add_flag("--groups", a->groups, "print each method's groups");
   c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
   c->add_flag("--quiet", a->quiet, "no progress");
   c->callback([a]() {
-    if (a->weights.empty()) a->weights = shipped_data_file("data/dnnfuser/fuser.pt");
+    if (a->weights.empty()) a->weights = shipped_data_file("data/dnnfuser/fuser.bin");
     run_fuse(*a);
   });
 }

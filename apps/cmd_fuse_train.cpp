@@ -7,18 +7,22 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
+#include "sparsemap/search/driver.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/fusion/dnnfuser.h"
 #endif
 
 namespace sparsemap::cli {
+
+void check_output_file(const std::string& path, const std::string& flag);  // cmd_fuse.cpp
+
 namespace {
 
 struct FuseTrainArgs {
   std::string models = "synth:160,resnet50", batches = "4,16,64",
               buffers_kb = "128,256,512,1024,2048";
-  std::string hw = "flat-edge", objective = "latency", out, checkpoint, json;
+  std::string hw = "flat-edge", objective = "latency", expert = "dp", out, checkpoint, json;
   int64_t search_budget = 2000, minibatch = 16;
   int draws = 6, epochs = 16, d_model = 32, layers = 2, heads = 4, threads = 1;
   double lr = 1e-3, fuse_weight = 4.0;
@@ -26,17 +30,19 @@ struct FuseTrainArgs {
   bool quiet = false;
 };
 
-[[maybe_unused]] std::vector<int64_t> int_list(const std::string& s, const char* flag) {
+[[maybe_unused]] std::vector<int64_t> int_list(const std::string& s, const char* flag,
+                                               int64_t max) {
   std::vector<int64_t> v;
   for (const auto& item : split_list(s)) {
     try {
       size_t used = 0;
       const long long x = std::stoll(item, &used);
-      if (used != item.size() || x < 1 || x > (1LL << 30)) throw std::invalid_argument(item);
+      if (used != item.size() || x < 1 || x > max) throw std::invalid_argument(item);
       v.push_back(x);
     } catch (const std::exception&) {
-      throw InputError({std::string("<flag ") + flag + ">", 0, 0},
-                       "expected positive integers, got '" + item + "'");
+      throw InputError(
+          {std::string("<flag ") + flag + ">", 0, 0},
+          "expected integers from 1 to " + std::to_string(max) + ", got " + quote_input(item));
     }
   }
   if (v.empty()) throw InputError({std::string("<flag ") + flag + ">", 0, 0}, "expected a list");
@@ -47,10 +53,14 @@ void run(const FuseTrainArgs& a) {
 #ifdef SPARSEMAP_HAVE_TORCH
   ml::fusion::TrainOptions o;
   o.models = split_list(a.models);
-  o.batches = int_list(a.batches, "--batches");
-  o.buffers_kb = int_list(a.buffers_kb, "--buffers-kb");
+  o.batches = int_list(a.batches, "--batches", 4096);
+  o.buffers_kb = int_list(a.buffers_kb, "--buffers-kb", int64_t{1} << 30);
   o.hw = a.hw;
   o.objective = dse::fusion::parse_objective(a.objective);
+  if (a.expert != "search" && a.expert != "dp")
+    throw InputError({"<flag --expert>", 0, 0},
+                     "expected search or dp, got " + quote_input(a.expert));
+  o.expert = a.expert;
   o.search_budget = a.search_budget;
   o.draws_per_model = a.draws;
   o.epochs = a.epochs;
@@ -70,6 +80,20 @@ void run(const FuseTrainArgs& a) {
                      "expected 4 <= d-model <= 1024 divisible by --heads, 1 to 16 layers");
   o.out = a.out;
   o.checkpoint = a.checkpoint;
+  check_output_file(a.json, "--json");
+  if (a.search_budget < 1 || a.search_budget > search::kMaxBudget)
+    throw InputError({"<flag --search-budget>", 0, 0},
+                     "expected 1 to " + std::to_string(search::kMaxBudget) + " samples");
+  if (a.epochs < 1 || a.epochs > 100000)
+    throw InputError({"<flag --epochs>", 0, 0}, "expected 1 to 100000 epochs");
+  if (a.draws < 1 || a.draws > 100000)
+    throw InputError({"<flag --draws>", 0, 0}, "expected 1 to 100000 draws per model");
+  if (a.minibatch < 1 || a.minibatch > 100000)
+    throw InputError({"<flag --minibatch>", 0, 0}, "expected 1 to 100000 trajectories per step");
+  if (!(a.lr > 0 && a.lr < 10))
+    throw InputError({"<flag --lr>", 0, 0}, "expected a learning rate in (0, 10)");
+  if (a.threads < 1 || a.threads > 256)
+    throw InputError({"<flag --threads>", 0, 0}, "expected 1 to 256 threads");
   const bool tty = !a.quiet && isatty(2);
   if (tty)
     o.progress = [](const std::string& line, bool) {
@@ -115,6 +139,8 @@ void register_fuse_train(CLI::App& app) {
   c->add_option("--draws", a->draws, "(batch, buffer) draws per model")->capture_default_str();
   c->add_option("--hw", a->hw, "accelerator preset or file")->capture_default_str();
   c->add_option("--objective", a->objective, "latency|energy|edp")->capture_default_str();
+  c->add_option("--expert", a->expert, "the mapper whose mappings are learned: search|dp")
+      ->capture_default_str();
   c->add_option("--search-budget", a->search_budget, "GA samples per trajectory")
       ->capture_default_str();
   c->add_option("--epochs", a->epochs, "training epochs")->capture_default_str();
@@ -127,7 +153,8 @@ void register_fuse_train(CLI::App& app) {
   c->add_option("--heads", a->heads, "attention heads")->capture_default_str();
   c->add_option("--seed", a->seed, "seed")->capture_default_str();
   c->add_option("--threads", a->threads, "libtorch threads")->capture_default_str();
-  c->add_option("--out", a->out, "the trained model file")->required();
+  c->add_option("--out", a->out, "the trained model, FILE.pt (the plain weights go to FILE.bin)")
+      ->required();
   c->add_option("--checkpoint", a->checkpoint,
                 "directory for trajectories and training state (resumed when present)");
   c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");

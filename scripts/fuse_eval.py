@@ -3,11 +3,16 @@
 
 Runs `sparsemap fuse --method dp,search,learned --json -` on every (model, batch, buffer) of
 the held-out grid and prints a markdown table per model plus totals: the learned mapper's
-latency against the search mapper's, their wall times, and buffer violations.
+latency against the search mapper's (the GA as shipped: `fuse`'s default budget of 6,000
+samples, population 64, seeded with none, greedy and dp, one thread), their wall times (each
+the median of --repeat runs in one process, and the first run alone; the weights' load is
+reported apart), buffer
+violations, and the share of the search's gain over no fusion that the learned mapper keeps.
 
 usage: scripts/fuse_eval.py [--sparsemap build/sparsemap] [--weights data/dnnfuser/fuser.pt]
                             [--models resnet18,mobilenet-v2,vgg16,mnasnet]
-                            [--batches 8,32,64] [--buffers-kb 192,384,768,1536] [--csv FILE]
+                            [--batches 8,32,64] [--buffers-kb 192,384,768,1536] [--repeat 5]
+                            [--csv FILE]
 """
 import argparse
 import json
@@ -19,21 +24,33 @@ import sys
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sparsemap", default="build/sparsemap")
-    ap.add_argument("--weights", default="data/dnnfuser/fuser.pt")
+    ap.add_argument("--weights", default="data/dnnfuser/fuser.bin")
     ap.add_argument("--models", default="resnet18,mobilenet-v2,vgg16,mnasnet")
     ap.add_argument("--batches", default="8,32,64")
     ap.add_argument("--buffers-kb", default="192,384,768,1536")
     ap.add_argument("--hw", default="flat-edge")
     ap.add_argument("--budget", default="6000")
+    ap.add_argument("--repeat", default="5")
     ap.add_argument("--csv", default="")
+    ap.add_argument("--from-csv", default="", help="tabulate the rows of an earlier --csv")
     a = ap.parse_args()
     rows = []
-    for model in a.models.split(","):
+    if a.from_csv:  # re-tabulate a previous run
+        with open(a.from_csv) as f:
+            keys = f.readline().strip().split(",")
+            for line in f:
+                r = dict(zip(keys, line.strip().split(",")))
+                for k in keys:
+                    if k != "model":
+                        r[k] = r[k] == "True" if r[k] in ("True", "False") else float(r[k])
+                rows.append(r)
+    for model in ([] if a.from_csv else a.models.split(",")):
         for batch in a.batches.split(","):
             for kb in a.buffers_kb.split(","):
                 cmd = [a.sparsemap, "fuse", "--model", model, "--batch", batch, "--hw", a.hw,
                        "--buffer-kb", kb, "--method", "none,dp,search,learned", "--budget",
-                       a.budget, "--weights", a.weights, "--quiet", "--json", "-"]
+                       a.budget, "--weights", a.weights, "--repeat", a.repeat, "--quiet",
+                       "--json", "-"]
                 out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
                 runs = json.loads(out[out.index("["):])
                 by = {r["method"]: r for r in runs}
@@ -44,33 +61,49 @@ def main():
                     "search_cycles": s["latency_cycles"], "learned_cycles": l["latency_cycles"],
                     "ratio": l["latency_cycles"] / s["latency_cycles"],
                     "search_s": s["wall_s"], "learned_s": l["wall_s"], "dp_s": d["wall_s"],
-                    "learned_meets": l["meets_buffer"],
+                    "search_first_s": s["wall_s_first"], "learned_first_s": l["wall_s_first"],
+                    "learned_meets": l["meets_buffer"], "load_s": l["load_s"],
                     "search_saved_mb": (n["dram_bytes"] - s["dram_bytes"]) / 1e6,
                     "learned_saved_mb": (n["dram_bytes"] - l["dram_bytes"]) / 1e6,
                 })
                 print(f"{model} b{batch} {kb} KiB: learned/search {rows[-1]['ratio']:.4f}",
                       file=sys.stderr)
     print("| model | cases | learned/search latency (mean, worst) | within 10% | "
-          "search s (mean) | learned s (mean) | speed-up (median) | meets buffer | "
-          "none/search | gain captured |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "search s (median) | learned s (median) | speed-up (median, min) | "
+          "speed-up, first runs (median, min) | meets buffer | "
+          "none/search (mean, worst) | gain kept (mean, pooled) | worse than none |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for model in a.models.split(",") + ["all"]:
         rs = [r for r in rows if model == "all" or r["model"] == model]
         ratios = [r["ratio"] for r in rs]
-        ss = statistics.mean(r["search_s"] for r in rs)
-        ls = statistics.mean(r["learned_s"] for r in rs)
+        ss = statistics.median(r["search_s"] for r in rs)
+        ls = statistics.median(r["learned_s"] for r in rs)
         within = sum(x <= 1.10 for x in ratios)
         meets = sum(r["learned_meets"] for r in rs)
-        gain = statistics.mean(r["none_cycles"] / r["search_cycles"] for r in rs)
-        # Share of the search's latency gain over no fusion that the learned mapper keeps,
-        # over the cases where fusion gains at least 0.5%.
+        gains = [r["none_cycles"] / r["search_cycles"] for r in rs]
+        # Share of the search's latency gain over no fusion that the learned mapper keeps:
+        # per case over the cases where fusion gains at least 0.5% (their count in
+        # parentheses), and pooled over the same cases (sum of the cycles the learned mapper
+        # saves over the sum the search saves). "worse than none": cases where the learned
+        # mapping is slower than no fusion at all (by how much at worst).
+        fr = [r for r in rs if r["none_cycles"] > 1.005 * r["search_cycles"]]
         g = [(r["none_cycles"] - r["learned_cycles"]) / (r["none_cycles"] - r["search_cycles"])
-             for r in rs if r["none_cycles"] > 1.005 * r["search_cycles"]]
-        captured = f"{100 * statistics.mean(g):.0f}% ({len(g)})" if g else "-"
-        speed = statistics.median(r["search_s"] / max(1e-9, r["learned_s"]) for r in rs)
+             for r in fr]
+        pooled = sum(r["none_cycles"] - r["learned_cycles"] for r in fr) / \
+            sum(r["none_cycles"] - r["search_cycles"] for r in fr) if fr else 0
+        kept = f"{100 * statistics.mean(g):.0f}% ({len(g)}), {100 * pooled:.0f}%" if g else "-"
+        worse = [r["learned_cycles"] / r["none_cycles"] for r in rs
+                 if r["learned_cycles"] > r["none_cycles"]]
+        worse_s = f"{len(worse)} (+{100 * (max(worse) - 1):.1f}%)" if worse else "0"
+        speeds = [r["search_s"] / max(1e-9, r["learned_s"]) for r in rs]
+        firsts = [r["search_first_s"] / max(1e-9, r["learned_first_s"]) for r in rs]
         print(f"| {model} | {len(rs)} | {statistics.mean(ratios):.4f}, {max(ratios):.4f} | "
-              f"{within}/{len(rs)} | {ss:.4f} | {ls:.4f} | {speed:.0f}x | "
-              f"{meets}/{len(rs)} | {gain:.3f}x | {captured} |")
+              f"{within}/{len(rs)} | {ss:.4f} | {ls:.5f} | "
+              f"{statistics.median(speeds):.0f}x, {min(speeds):.0f}x | "
+              f"{statistics.median(firsts):.0f}x, {min(firsts):.0f}x | {meets}/{len(rs)} | "
+              f"{statistics.mean(gains):.3f}x, {max(gains):.3f}x | {kept} | {worse_s} |")
+    print(f"\nThe weights load in {1e3 * statistics.median(r['load_s'] for r in rows):.2f} ms "
+          "(median).")
     if a.csv:
         with open(a.csv, "w") as f:
             keys = list(rows[0].keys())

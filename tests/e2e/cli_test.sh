@@ -269,12 +269,23 @@ fi
 run 2 fuse --model mobilenet-v2 --method magic && check "fuse bad method" grep -q "unknown method 'magic'" "$tmp/err"
 run 2 fuse --model bert-base --method dp && check "fuse refuses transformers" grep -q "not part of a chain" "$tmp/err"
 run 2 fuse --model resnet18 --batch 0 && check "fuse bad batch" test "$(wc -l <"$tmp/err")" -eq 1
-if [[ -f data/dnnfuser/fuser.pt ]] && ! "$bin" fuse --model resnet18 --method learned 2>&1 | grep -q "without libtorch"; then
-  run 0 fuse --model resnet50 --batch 16 --method learned --json "$tmp/learned.json" &&
-    check "fuse learned meets the buffer" grep -q '"meets_buffer": true' "$tmp/learned.json"
-  run 2 fuse --model resnet18 --method learned --weights README.md &&
-    check "fuse learned bad weights" grep -q "not a sparsemap fuse-train model" "$tmp/err"
-fi
+# The learned mapper reads the plain weights without libtorch (any build).
+run 0 fuse --model resnet50 --batch 16 --method learned --json "$tmp/learned.json" &&
+  check "fuse learned meets the buffer" grep -q '"meets_buffer": true' "$tmp/learned.json"
+run 2 fuse --model resnet18 --method learned --weights README.md &&
+  check "fuse learned bad weights" grep -q "README.md: not a .*fuse-train" "$tmp/err"
+# Bad input of issue #19, each one line with status 2 before any work: a directory to
+# --resume, a budget past the cap, NaN for --buffer-kb, --json and fuse-train --out into a
+# folder that does not exist.
+run 2 fuse --model resnet18 --method search --resume "$tmp" &&
+  check "fuse resume from a directory" grep -q "not a regular file" "$tmp/err"
+run 2 fuse --model resnet18 --method search --budget 4294967296 &&
+  check "fuse huge budget" grep -q "^sparsemap: <flag --budget>: expected 1 to 100000000" "$tmp/err"
+run 2 fuse --model resnet18 --buffer-kb nan && check "fuse buffer nan" grep -q "buffer-kb" "$tmp/err"
+run 2 fuse --model resnet18 --json "$tmp/no-such/x.json" &&
+  check "fuse json into a missing folder" test "$(wc -l <"$tmp/err")" -eq 1
+run 2 fuse-train --out "$tmp/no-such/fuser.pt" &&
+  check "fuse-train out into a missing folder" grep -Eq "does not exist|without libtorch" "$tmp/err"
 
 # hwalloc (ConfuciuX): the JSON contract on a small GA run, a design within its budget, and a bad
 # model CSV as one located line with status 2.

@@ -312,6 +312,7 @@ FusionResult search(const FusionCostModel& m, Objective o, const SearchOptions& 
   if (s.resume && !s.checkpoint_file.empty() && std::filesystem::exists(s.checkpoint_file)) {
     state = search::read_checkpoint(s.checkpoint_file);
     resume = &state;
+    so.resume_file = s.checkpoint_file;  // errors in the state name the file
   }
   const search::Evaluator eval(s.threads, false);
   const search::SearchResult sr = search::run_search(

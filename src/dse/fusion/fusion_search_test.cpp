@@ -3,6 +3,9 @@
 #include "sparsemap/dse/fusion/fusion_search.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "sparsemap/dse/fusion/synthetic_models.h"
 #include "sparsemap/error.h"
@@ -152,6 +155,34 @@ TEST(FusionSearch, BadInput) {
   EXPECT_EQ(parse_objective("edp"), Objective::Edp);
   const FusionCostModel m = model_of(0, 8000);
   EXPECT_THROW(exhaustive(m, Objective::Latency, 100), InputError);
+}
+
+// Resuming from a checkpoint of another search (another model: another genome length) is one
+// InputError that names the checkpoint file, not "<checkpoint>" (issue #19).
+TEST(FusionSearch, ResumeFromAnotherSearchNamesTheFile) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("sparsemap_fusion_resume_" + std::to_string(::getpid()) + ".json"))
+                               .string();
+  SearchOptions s;
+  s.budget = 80;
+  s.population = 8;
+  s.checkpoint_file = path;
+  search(model_of(0, 8000), Objective::Latency, s);
+  ASSERT_TRUE(std::filesystem::exists(path));
+  cost::FusionOptions o;
+  o.buffer_bytes = 8000;
+  workload::Model shorter = chain(1);
+  shorter.layers.pop_back();
+  const FusionCostModel other(cost::fusion_graph(shorter, 4), small_arch(), o);
+  s.resume = true;
+  try {
+    search(other, Objective::Latency, s);
+    ADD_FAILURE() << "resumed a checkpoint of another search";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("genes"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace

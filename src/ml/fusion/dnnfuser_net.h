@@ -74,24 +74,14 @@ struct DtNetImpl : torch::nn::Module {
 };
 TORCH_MODULE(DtNet);
 
-// The network's weights as plain arrays for inference with a key/value cache (no autograd, no
-// per-op dispatch: decoding a 54-layer model takes a few milliseconds).
-struct FastBlock {
-  std::vector<float> ln1_w, ln1_b, qkv_w, qkv_b, proj_w, proj_b, ln2_w, ln2_b, fc1_w, fc1_b, fc2_w,
-      fc2_b;
-};
-struct FastNet {
-  int d = 0, heads = 1;
-  std::vector<float> cond_w, cond_b, state_w, state_b, action, pos, kind, ln_w, ln_b, head_w,
-      head_b;
-  std::vector<FastBlock> blocks;
-};
-
 struct Fuser::Impl {
   FuserConfig config;
   DtNet net{nullptr};
-  FastNet fast;
+  FuserWeights fast;  // the same parameters as plain arrays, for inference
 };
+
+// The network's parameters as plain arrays (Linear weights transposed), for inference.
+FuserWeights extract_weights(const DtNet& net, const FuserConfig& c);
 
 inline constexpr int64_t kFileVersion = 1;
 
@@ -126,15 +116,25 @@ inline DtNet load_net(const std::string& path, FuserConfig* c, int64_t* epoch) {
   c->heads = static_cast<int>(h[3].item<int64_t>());
   c->max_nodes = static_cast<int>(h[4].item<int64_t>());
   *epoch = h[5].item<int64_t>();
-  if (c->d_model < 4 || c->d_model > 1024 || c->layers < 1 || c->layers > 16 || c->heads < 1 ||
-      c->d_model % c->heads != 0 || c->max_nodes < 1 || c->max_nodes > 4096)
-    throw InputError({path, 0, 0}, "bad fuse-train model configuration");
+  const std::string problem = dse::fusion::fuser_config_problem(*c);
+  if (!problem.empty())
+    throw InputError({path, 0, 0}, "bad fuse-train model configuration: " + problem);
   DtNet net(*c);
+  std::vector<std::vector<int64_t>> shapes;
+  for (const auto& p : net->parameters()) shapes.push_back(p.sizes().vec());
+  const auto mismatch = [&] {
+    return InputError({path, 0, 0}, "the model file's parameters do not match its configuration");
+  };
   try {
-    net->load(ar);
+    net->load(ar);  // replaces each parameter by the file's tensor, whatever its shape
   } catch (const c10::Error&) {
-    throw InputError({path, 0, 0}, "the model file's parameters do not match its configuration");
+    throw mismatch();
   }
+  const auto params = net->parameters();
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].sizes().vec() != shapes[i] || params[i].scalar_type() != torch::kFloat ||
+        !torch::isfinite(params[i]).all().item<bool>())
+      throw mismatch();
   return net;
 }
 

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
+#include "dnnfuser_net.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/dse/fusion/synthetic_models.h"
 #include "sparsemap/error.h"
@@ -119,9 +121,64 @@ TEST(DnnFuser, TinyTrainingResumes) {
   const TrainReport r2 = train(o);
   EXPECT_TRUE(r2.resumed);
   EXPECT_EQ(r2.epochs, 3);
-  EXPECT_EQ(Fuser::load(o.out).config().d_model, 16);
+  const Fuser trained = Fuser::load(o.out);
+  EXPECT_EQ(trained.config().d_model, 16);
+  // The plain weights written beside the torch archive decode exactly as the libtorch network.
+  const std::string bin = dse::fusion::fuser_weights_path(o.out);
+  const FuserWeights w = dse::fusion::read_fuser_weights(bin);
+  for (uint64_t s : {1, 3, 6}) {
+    const cost::FusionCostModel m = model_of(s, 16, 512);
+    EXPECT_EQ(dse::fusion::infer_mapping(w, m), infer_reference(trained, m)) << s;
+  }
+  // A garbled optimizer state and garbled trajectories in the checkpoint are one InputError.
+  { std::ofstream(o.checkpoint + "/optimizer.pt") << "garbled"; }
+  o.epochs = 4;
+  EXPECT_THROW(train(o), InputError);
+  { std::ofstream(o.checkpoint + "/trajectories.json") << "[{\"model\": 1}]"; }
+  EXPECT_THROW(train(o), InputError);
   std::filesystem::remove(o.out);
+  std::filesystem::remove(bin);
   std::filesystem::remove_all(o.checkpoint);
+}
+
+// --out into a folder that does not exist (or a directory, or a .bin name) fails before any
+// trajectory is generated: a budget this large would otherwise run for hours.
+TEST(DnnFuser, TrainRefusesUnwritableOutputFirst) {
+  TrainOptions o;
+  o.models = {"synth:100"};
+  o.search_budget = 100000000;
+  for (const std::string& out :
+       std::vector<std::string>{temp_path("no-such-folder") + "/model.pt",
+                                std::filesystem::temp_directory_path().string(), "model.bin"}) {
+    o.out = out;
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_THROW(train(o), InputError) << out;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
+  }
+  o.out = temp_path("model.pt");
+  o.expert = "magic";
+  EXPECT_THROW(train(o), InputError);
+}
+
+// A torch archive whose header declares one width but whose tensors have another: libtorch's
+// load would take the tensors as they are; the reader compares every shape.
+TEST(DnnFuser, ArchiveOfAnotherShapeIsRefused) {
+  Fuser f({}, 1);  // d_model 32
+  const std::string path = temp_path("mixed.pt");
+  f.save(path);
+  torch::serialize::InputArchive in;
+  in.load_from(path);
+  FuserConfig small;
+  small.d_model = 16;
+  small.heads = 2;
+  DtNet net(small);
+  torch::serialize::OutputArchive out;
+  out.write("sparsemap_dnnfuser", torch::tensor({kFileVersion, int64_t{32}, int64_t{2}, int64_t{4},
+                                                 int64_t{128}, int64_t{-1}}));
+  net->save(out);  // width 16 tensors under a width-32 header
+  out.save_to(path);
+  EXPECT_THROW(Fuser::load(path), InputError);
+  std::filesystem::remove(path);
 }
 
 }  // namespace

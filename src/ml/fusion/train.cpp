@@ -1,6 +1,7 @@
 // fuse-train: expert trajectories from the fusion search mapper, then teacher-forced training of
 // the decision transformer, with checkpoints and resume (dnnfuser.h).
 #include <torch/torch.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include "sparsemap/dse/fusion/synthetic_models.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
+#include "sparsemap/io/util.h"
 #include "sparsemap/ml/fusion/dnnfuser.h"
 #include "sparsemap/search/driver.h"
 #include "sparsemap/workload/zoo.h"
@@ -55,6 +57,13 @@ Trajectory trajectory_from(const json& j) {
   t.states = j.at("states").get<std::vector<std::vector<float>>>();
   t.actions = j.at("actions").get<std::vector<int>>();
   t.expert_objective = j.at("expert_objective").get<double>();
+  const size_t n = t.actions.size();
+  bool ok = n > 0 && t.conditions.size() == n && t.states.size() == n;
+  for (size_t i = 0; ok && i < n; ++i)
+    ok = t.conditions[i].size() == static_cast<size_t>(kConditionDims) &&
+         t.states[i].size() == static_cast<size_t>(kStateDims) && t.actions[i] >= 0 &&
+         t.actions[i] < kActions;
+  if (!ok) throw std::invalid_argument("a trajectory of the wrong shape");
   return t;
 }
 
@@ -62,11 +71,14 @@ Trajectory trajectory_from(const json& j) {
 std::vector<Trajectory> make_data(const TrainOptions& o, const std::string& file) {
   std::vector<Trajectory> data;
   if (!file.empty() && std::filesystem::exists(file)) {
+    const json all = io::read_json(file, "fuse-train trajectories");
     try {
-      std::ifstream in(file);
-      for (const json& j : json::parse(in)) data.push_back(trajectory_from(j));
-    } catch (const json::exception& e) {
-      throw InputError({file, 0, 0}, std::string("bad trajectories file: ") + e.what());
+      if (!all.is_array()) throw std::invalid_argument("not an array");
+      for (const json& j : all) data.push_back(trajectory_from(j));
+    } catch (const std::exception&) {
+      throw InputError({file, 0, 0},
+                       "not fuse-train trajectories (expected an array of model, batch, "
+                       "buffer_bytes, conditions, states, actions, expert_objective)");
     }
   }
   const arch::Arch hw = io::load_arch(o.hw);
@@ -87,7 +99,9 @@ std::vector<Trajectory> make_data(const TrainOptions& o, const std::string& file
       dse::fusion::SearchOptions so;
       so.budget = o.search_budget;
       so.seed = o.seed + k;
-      const dse::fusion::FusionResult r = dse::fusion::search(m, o.objective, so);
+      const dse::fusion::FusionResult r = o.expert == "dp"
+                                              ? dse::fusion::dp(m, o.objective)
+                                              : dse::fusion::search(m, o.objective, so);
       data.push_back(
           trajectory_of(m, r.mapping, dse::fusion::objective_value(r.cost, o.objective)));
       if (o.progress)
@@ -142,6 +156,25 @@ Batch make_batch(const std::vector<Trajectory>& data, const std::vector<size_t>&
   return x;
 }
 
+// Fails before any work when the model files cannot be written: --out empty, a directory, in
+// a folder that does not exist or is not writable, or ending in .bin (the plain weights' name).
+void check_outputs(const TrainOptions& o) {
+  if (o.out.empty()) throw InputError({"<flag --out>", 0, 0}, "expected --out FILE");
+  namespace fs = std::filesystem;
+  const fs::path out(o.out);
+  if (out.extension() == ".bin")
+    throw InputError({"<flag --out>", 0, 0},
+                     "expected a torch archive name such as model.pt (the plain weights are "
+                     "written beside it as .bin)");
+  std::error_code ec;
+  if (fs::is_directory(out, ec))
+    throw InputError({o.out, 0, 0}, "is a directory (expected a model file name)");
+  const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw InputError({o.out, 0, 0}, "cannot write here: folder '" + dir.string() +
+                                        "' does not exist or is not writable");
+}
+
 }  // namespace
 
 std::vector<std::string> expand_models(const std::vector<std::string>& models) {
@@ -164,14 +197,17 @@ std::vector<std::string> expand_models(const std::vector<std::string>& models) {
 
 TrainReport train(const TrainOptions& o) {
   if (o.batches.empty() || o.buffers_kb.empty() || o.epochs < 1 || o.minibatch < 1 ||
-      o.draws_per_model < 1 || o.search_budget < 1)
+      o.draws_per_model < 1 || o.search_budget < 1 || (o.expert != "search" && o.expert != "dp"))
     throw InputError({"<fuse-train>", 0, 0}, "expected batches, buffers, and positive counts");
-  if (o.out.empty()) throw InputError({"<flag --out>", 0, 0}, "expected --out FILE");
+  check_outputs(o);
   if (o.threads > 0) torch::set_num_threads(o.threads);
   TrainReport rep;
   std::string traj_file, state_file, opt_file;
   if (!o.checkpoint.empty()) {
-    std::filesystem::create_directories(o.checkpoint);
+    std::error_code ec;
+    std::filesystem::create_directories(o.checkpoint, ec);
+    if (ec || !std::filesystem::is_directory(o.checkpoint))
+      throw InputError({o.checkpoint, 0, 0}, "cannot create the checkpoint directory");
     traj_file = o.checkpoint + "/trajectories.json";
     state_file = o.checkpoint + "/state.pt";
     opt_file = o.checkpoint + "/optimizer.pt";
@@ -195,7 +231,13 @@ TrainReport train(const TrainOptions& o) {
     rep.resumed = true;
   }
   torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(o.lr).weight_decay(1e-4));
-  if (rep.resumed && std::filesystem::exists(opt_file)) torch::load(opt, opt_file);
+  if (rep.resumed && std::filesystem::exists(opt_file)) {
+    try {
+      torch::load(opt, opt_file);
+    } catch (const c10::Error&) {
+      throw InputError({opt_file, 0, 0}, "not this training's optimizer state (torch archive)");
+    }
+  }
   rep.parameters = 0;
   for (const auto& p : net->parameters()) rep.parameters += p.numel();
 
@@ -260,6 +302,8 @@ TrainReport train(const TrainOptions& o) {
     rep.train_accuracy_pct = all > 0 ? 100.0 * right / all : 0;
   }
   save_net(net, cfg, o.out, rep.epochs);
+  dse::fusion::write_fuser_weights(extract_weights(net, cfg),
+                                   dse::fusion::fuser_weights_path(o.out));
   return rep;
 }
 

@@ -11,24 +11,23 @@
 #include <vector>
 
 #include "sparsemap/cost/fusion.h"
+#include "sparsemap/dse/fusion/fuser_infer.h"
 #include "sparsemap/dse/fusion/fusion_search.h"
 
 namespace sparsemap::ml::fusion {
 
-// Action of one layer: its micro-batch class k (micro-batch 2^k, clipped to the largest divisor
-// of B not above it) and whether its group ends after it. Index = 2 k + cut.
-inline constexpr int kMicroBatchClasses = 8;
-inline constexpr int kActions = 2 * kMicroBatchClasses;
-inline constexpr int kStateDims = 24;
-inline constexpr int kConditionDims = 3;
-
-// The features of node i (state token) and its condition token (the requested buffer, the
-// fraction of layers left, the batch); all O(1) scaled. Documented in docs/dnnfuser.md.
-std::vector<float> state_features(const cost::FusionCostModel& m, int node);
-std::vector<float> condition_features(const cost::FusionCostModel& m, int node);
-int action_of(const cost::FusionCostModel& m, const cost::FusionMapping& f, int node);
-// Applies action `a` to node i of `f` (micro-batch and, for i < n - 1, the cut after it).
-void apply_action(const cost::FusionCostModel& m, int node, int a, cost::FusionMapping& f);
+// The token features, actions, configuration and torch-free inference live in
+// dse/fusion/fuser_infer.h; the names below keep ml::fusion's spelling.
+using dse::fusion::action_of;
+using dse::fusion::apply_action;
+using dse::fusion::condition_features;
+using dse::fusion::FuserConfig;
+using dse::fusion::FuserWeights;
+using dse::fusion::kActions;
+using dse::fusion::kConditionDims;
+using dse::fusion::kMicroBatchClasses;
+using dse::fusion::kStateDims;
+using dse::fusion::state_features;
 
 // One training example: the expert's mapping of one (model, batch, buffer) as per-layer tokens.
 struct Trajectory {
@@ -41,13 +40,6 @@ struct Trajectory {
 Trajectory trajectory_of(const cost::FusionCostModel& m, const cost::FusionMapping& expert,
                          double expert_objective);
 
-struct FuserConfig {
-  int d_model = 32;
-  int layers = 2;
-  int heads = 4;
-  int max_nodes = 128;  // longest model (positions)
-};
-
 // The trained model. Loading a file of another configuration or not written by save() throws
 // InputError naming the file.
 class Fuser {
@@ -57,13 +49,16 @@ class Fuser {
   Fuser(Fuser&&) noexcept;
   Fuser& operator=(Fuser&&) noexcept;
   static Fuser load(const std::string& path);
+  // The torch archive (torch::save) for training and resuming.
   void save(const std::string& path) const;
+  // The same parameters as plain arrays (dse::fusion::write_fuser_weights writes them).
+  const FuserWeights& weights() const;
   const FuserConfig& config() const;
   int64_t parameters() const;
   // Autoregressive decoding: for each layer, the most likely action given the condition and
   // state tokens so far and the actions already chosen (no repair).
-  // Runs on plain arrays with a key/value cache (infer_reference() is the same decoding through
-  // the libtorch network, for tests).
+  // dse::fusion::infer_mapping on weights() (infer_reference() is the same decoding through the
+  // libtorch network, for tests).
   cost::FusionMapping infer(const cost::FusionCostModel& m) const;
 
   struct Impl;
@@ -75,13 +70,12 @@ class Fuser {
 
 cost::FusionMapping infer_reference(const Fuser& fuser, const cost::FusionCostModel& m);
 
-// `fuse --method learned`: infer, then dse::fusion::repair to meet the buffer. samples counts
-// the repair's evaluations plus the final one; wall_s covers inference and repair.
+// dse::fusion::learned on fuser.weights().
 dse::fusion::FusionResult learned(const cost::FusionCostModel& m, dse::fusion::Objective o,
                                   const Fuser& fuser, bool* repaired = nullptr);
 
-// fuse-train: expert trajectories from the search mapper over (model, batch, buffer) draws,
-// then teacher-forced cross-entropy training.
+// fuse-train: expert trajectories from a fusion mapper (dp by default) over (model, batch,
+// buffer) draws, then teacher-forced cross-entropy training.
 struct TrainOptions {
   std::vector<std::string> models;  // zoo CNNs and "synth:K" (K synthetic CNNs, seeds 1..K)
   std::vector<int64_t> batches = {4, 16, 64};
@@ -89,18 +83,26 @@ struct TrainOptions {
   std::string hw = "flat-edge";
   std::string dataflow = "best";
   dse::fusion::Objective objective = dse::fusion::Objective::Latency;
-  int64_t search_budget = 2000;  // GA samples per expert trajectory (seeded with dp)
-  int draws_per_model = 6;       // (batch, buffer) pairs drawn per model
+  // The expert: "dp" (fusion_search.h's DP; it reaches the GA's latency on 945 of the 966
+  // default draws and never fuses on a tie, so its labels carry less noise) or "search" (the
+  // GA, search_budget samples, seeded with dp). dp was chosen on the tuning set of
+  // docs/dnnfuser.md.
+  std::string expert = "dp";
+  int64_t search_budget = 2000;
+  int draws_per_model = 6;  // (batch, buffer) pairs drawn per model
   int epochs = 16;
   int64_t minibatch = 16;
   double lr = 1e-3;
-  // Loss weight of the expert's "fuse with the next layer" actions (a fifth of all actions;
-  // the rest are cuts): chosen on training models only (docs/dnnfuser.md).
+  // Loss weight of the expert's "fuse with the next layer" actions (8% of dp's actions, 20% of
+  // the GA's; the rest are cuts): chosen on training models only (docs/dnnfuser.md).
   double fuse_weight = 4.0;
   uint64_t seed = 1;
   int threads = 1;
   FuserConfig config;
-  std::string out;         // the trained model
+  // The trained model (torch archive); its plain weights (dse::fusion::write_fuser_weights)
+  // go beside it, at dse::fusion::fuser_weights_path(out). Both paths are checked writable
+  // before any trajectory is generated.
+  std::string out;
   std::string checkpoint;  // directory: trajectories.json and state.pt; resumed when present
   std::function<void(const std::string& line, bool transient)> progress;
 };
