@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <tuple>
 
@@ -171,32 +170,24 @@ CodesignSection compute_codesign(const workload::Model& m, const arch::Arch& hw,
   co.pe_step = p.pe_limit > 1024 ? 64 : 8;  // as `sparsemap codesign` chooses
   auto space = std::make_shared<cd::CodesignSpace>(m.layers, hw, co);
   const cd::CodesignSpace& sp = *space;
-  // The loop of cd::run_codesign (same optimiser, batch and fitness, hence the same search as
-  // `sparsemap codesign ... --baselines none`), recording every feasible design it evaluates.
-  size_t batch = 64;
-  auto opt = cd::make_codesign_optimizer(space, "digamma", o.codesign_budget, o.seed, 0, &batch);
-  std::mutex mu;
+  // `sparsemap codesign ... --baselines none`, recording every feasible design it evaluates.
   std::set<std::tuple<double, int64_t, int64_t, int64_t, int64_t>> seen;
   CodesignSection s;
-  auto fitness = [&](const search::Genome& g) {
-    const auto e = sp.evaluate(g);
-    std::lock_guard<std::mutex> lock(mu);
-    if (!e->feasible) {
+  cd::RunOptions ro;
+  ro.budget = o.codesign_budget;
+  ro.seed = o.seed;
+  ro.threads = o.threads;
+  ro.on_evaluated = [&](const cd::DesignEval& e) {
+    if (!e.feasible) {
       ++s.infeasible;
-    } else if (seen.emplace(e->area_mm2, e->runtime_cycles, e->pes, e->l1_bytes, e->l2_bytes)
-                   .second) {
+    } else if (seen.emplace(e.area_mm2, e.runtime_cycles, e.pes, e.l1_bytes, e.l2_bytes).second) {
       s.designs.push_back(
-          {e->pes, e->l1_bytes, e->l2_bytes, e->area_mm2, e->runtime_cycles, e->energy_nj});
+          {e.pes, e.l1_bytes, e.l2_bytes, e.area_mm2, e.runtime_cycles, e.energy_nj});
     }
-    return e->fitness;
   };
-  search::SearchOptions so;
-  so.budget = o.codesign_budget;
-  so.batch = batch;
   if (o.progress)
-    so.progress = [&o](int64_t done, double) { tick(o, "codesign", done, o.codesign_budget); };
-  const search::Evaluator eval(o.threads);
-  const search::SearchResult sr = search::run_search(*opt, eval, fitness, so);
+    ro.progress = [&o](int64_t done, double) { tick(o, "codesign", done, o.codesign_budget); };
+  const cd::CodesignResult cr = cd::run_codesign(space, ro);
   std::sort(s.designs.begin(), s.designs.end(), [](const DesignPoint& a, const DesignPoint& b) {
     return std::tie(a.area_mm2, a.runtime_cycles, a.pes, a.l1_bytes, a.l2_bytes) <
            std::tie(b.area_mm2, b.runtime_cycles, b.pes, b.l1_bytes, b.l2_bytes);
@@ -211,12 +202,12 @@ CodesignSection compute_codesign(const workload::Model& m, const arch::Arch& hw,
   s.area_budget_mm2 = co.area_budget_mm2;
   s.pe_limit = co.pe_limit;
   s.pe_step = co.pe_step;
-  s.samples = sr.samples;
+  s.samples = cr.samples;
   s.compute_bound_cycles = cd::compute_bound_cycles(sp);
-  if (!sr.best.empty()) {
-    const auto e = sp.evaluate(sr.best);
-    s.feasible = e->feasible;
-    s.best = {e->pes, e->l1_bytes, e->l2_bytes, e->area_mm2, e->runtime_cycles, e->energy_nj};
+  if (!cr.best.empty()) {
+    const cd::DesignEval& e = cr.design;
+    s.feasible = e.feasible;
+    s.best = {e.pes, e.l1_bytes, e.l2_bytes, e.area_mm2, e.runtime_cycles, e.energy_nj};
   }
   s.hw_area_mm2 = arch::area_mm2(hw);
   s.hw_runtime_cycles = hw_runtime_cycles;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <mutex>
 
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/mapper/model_mapper.h"
@@ -117,10 +118,15 @@ CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
   const CodesignSpace& sp = *space;
   // One call, one counted sample (the driver counts them); digamma's operators read the
   // per-layer costs of this very evaluation from `records`, never evaluating anything else.
+  std::mutex observer_mutex;
   auto fitness = [&](const search::Genome& g) {
     const auto e = sp.evaluate(g);
     if (records) records->put(g, e);
     if (e->feasible) front.add(e->area_mm2, e->runtime_cycles);
+    if (o.on_evaluated) {
+      std::lock_guard<std::mutex> lock(observer_mutex);
+      o.on_evaluated(*e);
+    }
     return e->fitness;
   };
   search::SearchOptions so;

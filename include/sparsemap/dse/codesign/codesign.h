@@ -245,6 +245,9 @@ struct RunOptions {
   int64_t checkpoint_every = 1000;
   bool resume = false;                            // continue from checkpoint_file when it exists
   std::function<void(int64_t, double)> progress;  // may throw to stop (tests)
+  // Called with every design the search evaluates (each counted sample), one call at a time
+  // (serialised across the evaluating threads); e.g. the report plots them all.
+  std::function<void(const DesignEval&)> on_evaluated;
 };
 
 CodesignResult run_codesign(const std::shared_ptr<const CodesignSpace>& space,
