@@ -120,6 +120,7 @@ void run(const FuseTrainArgs& a) {
                a.json);
 #else
   (void)a;
+  hand_over_to_torch_build();  // returns only when there is no sparsemap-ml
   throw InputError({"<fuse-train>", 0, 0},
                    "this sparsemap was built without libtorch (SPARSEMAP_WITH_TORCH=OFF)");
 #endif

@@ -164,9 +164,11 @@ void run_hwalloc(const HwallocArgs& a) {
                      "expected confuciux|rl|a2c|ga|sa|bo|random, got '" + a.method + "'");
   const bool rl_method = a.method == "confuciux" || a.method == "rl" || a.method == "a2c";
 #ifndef SPARSEMAP_HAVE_TORCH
-  if (rl_method)
+  if (rl_method) {
+    hand_over_to_torch_build();  // returns only when there is no sparsemap-ml
     throw InputError({"<flag --method>", 0, 0},
                      "the RL methods need libtorch: this sparsemap was built without libtorch");
+  }
 #endif
   const workload::Model model =
       ends_with(a.model, ".csv") ? io::read_confuciux_csv(a.model) : load_model(a.model, {});

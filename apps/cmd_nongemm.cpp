@@ -171,6 +171,7 @@ void register_nongemm(CLI::App& app) {
 #ifdef SPARSEMAP_HAVE_TORCH
     run(*args);
 #else
+    hand_over_to_torch_build();  // returns only when there is no sparsemap-ml
     throw InputError({"<command nongemm>", 0, 0},
                      "this sparsemap was built without libtorch (SPARSEMAP_WITH_TORCH=OFF)");
 #endif

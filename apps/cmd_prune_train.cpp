@@ -402,6 +402,7 @@ void set_callback(CLI::App* cmd, const std::string& name, F f) {
     f();
 #else
     (void)f;
+    hand_over_to_torch_build();  // returns only when there is no sparsemap-ml
     throw InputError({"<command " + name + ">", 0, 0},
                      "this sparsemap was built without libtorch (SPARSEMAP_WITH_TORCH=OFF)");
 #endif

@@ -146,6 +146,9 @@ report::NongemmMeasured measure_nongemm(const ReportArgs& a, const std::string& 
 }
 
 void run_report(const ReportArgs& a) {
+#ifndef SPARSEMAP_HAVE_TORCH
+  if (!a.no_profile) hand_over_to_torch_build();  // the NonGEMM profile runs the model in libtorch
+#endif
   const auto t0 = std::chrono::steady_clock::now();
   check_output_path(a.out, "--out");
   if (!a.json.empty() && a.json != "-") check_output_path(a.json, "--json");

@@ -206,6 +206,7 @@ void register_train(CLI::App& app) {
 #ifdef SPARSEMAP_HAVE_TORCH
     run(*a);
 #else
+    hand_over_to_torch_build();  // returns only when there is no sparsemap-ml
     throw InputError({"<command train>", 0, 0},
                      "this sparsemap was built without libtorch (SPARSEMAP_WITH_TORCH=OFF)");
 #endif

@@ -16,6 +16,12 @@ namespace sparsemap::cli {
 // --help shows every option's default and wraps to kColumns; a repeated option takes its last
 // value (so a script can override one).
 void configure_cli(CLI::App& app);
+// apps/torch_handoff.cpp: main() remembers its arguments; a command that needs libtorch calls
+// hand_over_to_torch_build() first, which in `sparsemap` (built without it) replaces the process
+// by `sparsemap-ml` beside it with the same arguments, and otherwise returns (the caller then
+// reports that libtorch is missing).
+void remember_args(int argc, char** argv);
+void hand_over_to_torch_build();
 void register_models(CLI::App& app);
 void register_show(CLI::App& app);
 void register_arch(CLI::App& app);

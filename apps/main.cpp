@@ -8,6 +8,7 @@
 #include "sparsemap/search/mpi.h"
 
 int main(int argc, char** argv) {
+  sparsemap::cli::remember_args(argc, argv);
   // Under mpirun every rank runs the same command; search evaluations are split over the ranks
   // and only the root prints or writes files.
   const sparsemap::search::MpiSession mpi;

@@ -1,8 +1,9 @@
 # ml/: everything that links libtorch (docs/design.md, "ml"). Included from the top CMakeLists.txt
 # after the core targets; owns sparsemap_ml, ml_tests and the ml benchmarks.
 #
-#   SPARSEMAP_WITH_TORCH (default ON when find_package(Torch) succeeds): build ml/ and link it
-#   into the `sparsemap` CLI, which then sees the compile definition SPARSEMAP_HAVE_TORCH.
+#   SPARSEMAP_WITH_TORCH (default ON when find_package(Torch) succeeds): build ml/ and
+#   `sparsemap-ml`, the CLI linked with it (compile definition SPARSEMAP_HAVE_TORCH), to which
+#   `sparsemap` hands the commands that need libtorch.
 find_package(Torch QUIET)
 if(Torch_FOUND OR TORCH_FOUND)
   set(_sparsemap_torch_default ON)
@@ -34,8 +35,12 @@ target_link_libraries(sparsemap_ml PUBLIC sparsemap_core ${TORCH_LIBRARIES} ${CM
 find_package(ZLIB REQUIRED)  # ml/data: Fashion-MNIST's gzipped IDX files (Debian zlib1g-dev)
 target_link_libraries(sparsemap_ml PUBLIC ZLIB::ZLIB)
 
-target_link_libraries(sparsemap PRIVATE sparsemap_ml)
-target_compile_definitions(sparsemap PRIVATE SPARSEMAP_HAVE_TORCH)
+# The CLI with libtorch; `sparsemap` hands it the commands that need libtorch.
+add_executable(sparsemap-ml ${app_torch_sources})
+target_link_libraries(sparsemap-ml PRIVATE sparsemap_cli_common sparsemap_ml)
+target_compile_definitions(sparsemap-ml PRIVATE SPARSEMAP_HAVE_TORCH)
+target_compile_definitions(sparsemap PRIVATE SPARSEMAP_TORCH_HELPER="sparsemap-ml")
+add_dependencies(sparsemap sparsemap-ml)  # built together: `sparsemap` alone is not the whole CLI
 
 if(SPARSEMAP_BUILD_TESTS)
   sparsemap_add_tests(ml sparsemap_ml)  # src/ml/**/*_test.cpp -> ml_tests

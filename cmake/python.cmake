@@ -31,9 +31,10 @@ target_link_libraries(sparsemap_python PRIVATE sparsemap_core sparsemap_onnx)
 target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/src/ml/prune/sparsity_type.cpp)
 # map_model, codesign, attention, fuse, schedule and hwalloc run the CLI's own command code in
 # process (python/src/bind_commands.cpp): those apps/ files, compiled again with -fPIC, without
-# SPARSEMAP_HAVE_TORCH (their libtorch methods answer with the CLI's "built without libtorch").
-foreach(cmd common cmd_map cmd_codesign cmd_attention cmd_fuse cmd_fuse_train cmd_schedule
-    cmd_hwalloc)
+# SPARSEMAP_HAVE_TORCH (their libtorch methods answer with the CLI's "built without libtorch")
+# and without SPARSEMAP_TORCH_HELPER (torch_handoff.cpp then never replaces the process).
+foreach(cmd common torch_handoff cmd_map cmd_codesign cmd_attention cmd_fuse cmd_fuse_train
+    cmd_schedule cmd_hwalloc)
   target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps/${cmd}.cpp)
 endforeach()
 target_include_directories(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps)
