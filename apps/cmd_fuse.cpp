@@ -195,6 +195,8 @@ void run_fuse(const FuseArgs& a) {
            "saved MB", "peak KiB", "meets", "samples", "wall s"});
   nlohmann::json runs = nlohmann::json::array();
   std::string notes;
+  // With --json -, stdout carries the JSON alone (as every command): the text goes to stderr.
+  std::ostream& text = a.json == "-" ? std::cerr : std::cout;
   for (const std::string& method : methods) {
     double load_s = 0;
     fu::FusionResult r = run_method(a, method, m, o, &load_s);
@@ -225,22 +227,20 @@ void run_fuse(const FuseArgs& a) {
            fixed(static_cast<double>(r.cost.peak_buffer_bytes) / 1024.0, 1),
            r.cost.meets_buffer ? "yes" : "NO", with_commas(r.samples), fixed(r.wall_s, 3)});
     if (a.groups) {
-      std::cout << r.method << " groups:\n";
+      text << r.method << " groups:\n";
       for (const auto& g : r.cost.groups) {
-        std::cout << "  [" << g.first << ".." << g.last << "] "
-                  << m.graph().nodes[g.first].layer.name << " .. "
-                  << m.graph().nodes[g.last].layer.name << "  micro-batch";
-        for (int i = g.first; i <= g.last; ++i) std::cout << " " << r.mapping.micro_batch[i];
-        std::cout << "  " << fixed(static_cast<double>(g.requested_bytes) / 1024.0, 1) << " KiB\n";
+        text << "  [" << g.first << ".." << g.last << "] " << m.graph().nodes[g.first].layer.name
+             << " .. " << m.graph().nodes[g.last].layer.name << "  micro-batch";
+        for (int i = g.first; i <= g.last; ++i) text << " " << r.mapping.micro_batch[i];
+        text << "  " << fixed(static_cast<double>(g.requested_bytes) / 1024.0, 1) << " KiB\n";
       }
     }
   }
-  std::cout << "fuse " << m.graph().name << " (" << m.size() << " layers, "
-            << m.graph().skip_edges() << " skip edges), batch " << m.graph().batch << ", on "
-            << hw.name << ", buffer " << m.buffer_bytes() / 1024 << " KiB,\nobjective "
-            << a.objective << ", dataflow " << a.dataflow << " (" << m.evaluations()
-            << " single-layer evaluations cached)\n"
-            << t.str() << notes;
+  text << "fuse " << m.graph().name << " (" << m.size() << " layers, " << m.graph().skip_edges()
+       << " skip edges), batch " << m.graph().batch << ", on " << hw.name << ", buffer "
+       << m.buffer_bytes() / 1024 << " KiB,\nobjective " << a.objective << ", dataflow "
+       << a.dataflow << " (" << m.evaluations() << " single-layer evaluations cached)\n"
+       << t.str() << notes;
   if (!a.json.empty()) write_json(runs.size() == 1 ? runs[0] : runs, a.json);
 }
 

@@ -89,7 +89,9 @@ std::vector<std::string> split_list(const std::string& s);
 
 // A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.pt"): as found from
 // the working directory, else from the executable's parent folder (the build tree's source root
-// when the binary is in build/); `relative` itself when neither exists, for the error to name.
+// when the binary is in build/), else from the source tree it was built from (SPARSEMAP_DATA_ROOT;
+// the Python module, whose executable is python3); `relative` itself when none has it, for the
+// error to name.
 std::string shipped_data_file(const std::string& relative);
 
 // 4090000000 -> "4,090,000,000".

@@ -89,6 +89,10 @@ std::string shipped_data_file(const std::string& relative) {
     const fs::path beside = exe.parent_path().parent_path() / relative;
     if (fs::exists(beside, ec)) return beside.string();
   }
+#ifdef SPARSEMAP_DATA_ROOT  // the source tree this was built from (e.g. for the Python module)
+  const fs::path in_source = fs::path(SPARSEMAP_DATA_ROOT) / relative;
+  if (fs::exists(in_source, ec)) return in_source.string();
+#endif
   return relative;
 }
 

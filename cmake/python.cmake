@@ -38,6 +38,7 @@ foreach(cmd common torch_handoff cmd_map cmd_codesign cmd_attention cmd_fuse cmd
   target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps/${cmd}.cpp)
 endforeach()
 target_include_directories(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps)
+target_compile_definitions(sparsemap_python PRIVATE SPARSEMAP_DATA_ROOT="${PROJECT_SOURCE_DIR}")
 target_link_libraries(sparsemap_python PRIVATE CLI11::CLI11)
 
 # The pure-Python part of the package, copied beside the module at build time.
