@@ -347,7 +347,10 @@ void register_hwalloc(CLI::App& app) {
   sub->add_option("--objective", a->objective, "latency|energy")->capture_default_str();
   sub->add_option("--deployment", a->deployment, "pipelined (sum over layers)|sequential (max)")
       ->capture_default_str();
-  sub->add_option("--edges", a->edges, "padded (MAESTRO's numbers)|physical (edge-aware)")
+  sub->add_option(
+         "--edges", a->edges,
+         "padded (MAESTRO parity: an edge tile costs a full tile)|physical (the shared cost "
+         "model's rule: a partial tile costs what it needs)")
       ->capture_default_str();
   sub->add_option("--method", a->method, "confuciux|rl|a2c|ga|sa|bo|random")->capture_default_str();
   sub->add_option("--budget", a->budget, "cost-model calls (distinct states)")
