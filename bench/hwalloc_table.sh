@@ -51,11 +51,11 @@ def cell(hits):  # hits: list of (calls or None, calls used)
     return lb, k == n, (f"{lb:,.0f}" if k == n else f">{lb:,.0f}({k}/{n})")
 print("calls to within 5% of the best design any method found (mean of seeds; '>L(k/n)': only k")
 print("of n seeds got there, L = mean counting a missing seed's calls made, a lower bound)")
-print(f"{'model':<12}{'cstr':<6}{'best (cycles)':>14}" + "".join(f"{m:>{W}}" for m in methods))
+print(f"{'model':<13}{'cstr':<6}{'best (cycles)':>14}" + "".join(f"{m:>{W}}" for m in methods))
 ratios, per_row = collections.defaultdict(list), {}
 for (model, kind), js in sorted(runs.items()):
     best = min(j["best"]["latency_cycles"] for j in js if j["best"])
-    row, per = f"{model:<12}{kind:<6}{best:>14,}", {}
+    row, per = f"{model:<13}{kind:<6}{best:>14,}", {}
     for m in methods:
         hits = [(next((c for c, v in j["convergence"] if v <= 1.05 * best), None), j["calls"])
                 for j in js if j["method"] == m]
@@ -67,9 +67,9 @@ for (model, kind), js in sorted(runs.items()):
     print(row)
     per_row[(model, kind)] = per
 print("\ncalls to 5%: method / confuciux (> or <: bounded by a seed that never got there; ? both)")
-print(f"{'model':<12}{'cstr':<6}" + "".join(f"{m:>{W}}" for m in methods if m != "confuciux"))
+print(f"{'model':<13}{'cstr':<6}" + "".join(f"{m:>{W}}" for m in methods if m != "confuciux"))
 for key, per in sorted(per_row.items()):
-    row = f"{key[0]:<12}{key[1]:<6}"
+    row = f"{key[0]:<13}{key[1]:<6}"
     for m in methods:
         if m == "confuciux": continue
         if m not in per or "confuciux" not in per:
@@ -86,10 +86,10 @@ print("geometric mean over rows where both are exact: " + ", ".join(
     f"{m} {math.exp(sum(map(math.log, v)) / len(v)):.2f}x ({len(v)} rows)"
     for m, v in ratios.items()))
 print("\nfinal best / best any method found (mean of seeds; 1.00 = the best)")
-print(f"{'model':<12}{'cstr':<6}" + "".join(f"{m:>{W}}" for m in methods))
+print(f"{'model':<13}{'cstr':<6}" + "".join(f"{m:>{W}}" for m in methods))
 for (model, kind), js in sorted(runs.items()):
     best = min(j["best"]["latency_cycles"] for j in js if j["best"])
-    row = f"{model:<12}{kind:<6}"
+    row = f"{model:<13}{kind:<6}"
     for m in methods:
         v = [j["best"]["latency_cycles"] / best for j in js if j["method"] == m and j["best"]]
         n = sum(1 for j in js if j["method"] == m)
@@ -97,11 +97,12 @@ for (model, kind), js in sorted(runs.items()):
         if v and len(v) < n: txt += f" ({len(v)}/{n})"
         row += f"{txt:>{W}}"
     print(row)
-print("\nruns, calls made (mean) and wall seconds (sum) per method, one thread")
+print("\nruns, calls and designs evaluated (mean), wall seconds (sum) per method, one thread")
 for m in methods:
     js = [j for v in runs.values() for j in v if j["method"] == m]
     if js:
         print(f"  {m:<10} {len(js):>3} runs  calls {sum(j['calls'] for j in js)/len(js):>8,.0f}"
+              f"  designs {sum(j['designs'] for j in js)/len(js):>8,.0f}"
               f"  wall {sum(j['wall_s'] for j in js):>8,.0f} s")
 print(f"  total wall {sum(j['wall_s'] for v in runs.values() for j in v):,.0f} s")
 PY
