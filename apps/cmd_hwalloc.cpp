@@ -5,11 +5,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "commands.h"
+#include "sparsemap/dse/hwalloc/checkpoint.h"
 #include "sparsemap/dse/hwalloc/hwalloc.h"
 #include "sparsemap/dse/hwalloc/methods.h"
 #include "sparsemap/error.h"
@@ -57,64 +59,17 @@ std::string signature(const HwallocArgs& a, double fraction) {
   return s.str();
 }
 
-// Everything a resumed run needs, written atomically as CBOR (the policy state is binary).
-struct RunState {
-  std::string phase = "start";  // start | rl | ga | baseline | done
-  hw::Tracker tracker;
-  int64_t designs = 0;
-  std::string rng;  // std::mt19937_64 state
-  json extra;       // env worst, GA population, optimiser state
-  std::string policy;
-};
-
-void write_state(const std::string& path, const std::string& sig, const RunState& s,
-                 const hw::Problem& p) {
-  json log = json::array();
-  for (const auto& st : p.state_log()) log.push_back(st);
-  json j = {{"signature", sig},
-            {"phase", s.phase},
-            {"tracker", s.tracker.to_json()},
-            {"designs", s.designs},
-            {"rng", s.rng},
-            {"extra", s.extra},
-            {"states", log},
-            {"policy", json::binary(std::vector<uint8_t>(s.policy.begin(), s.policy.end()))}};
-  const std::vector<uint8_t> bytes = json::to_cbor(j);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    if (!out) throw InputError({path, 0, 0}, "cannot write the checkpoint");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw InputError({path, 0, 0}, "cannot write the checkpoint");
-}
-
-RunState read_state(const std::string& path, const std::string& sig, hw::Problem& p) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot read the checkpoint");
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  RunState s;
-  try {
-    const json j = json::from_cbor(bytes);
-    if (j.at("signature").get<std::string>() != sig)
-      throw InputError({path, 0, 0}, "the checkpoint is of another run (" +
-                                         j.at("signature").get<std::string>() + ")");
-    std::vector<std::array<int64_t, 4>> log;
-    for (const auto& st : j.at("states")) log.push_back(st.get<std::array<int64_t, 4>>());
-    p.replay(log);
-    s.phase = j.at("phase").get<std::string>();
-    s.tracker.from_json(j.at("tracker"));
-    s.designs = j.at("designs").get<int64_t>();
-    s.rng = j.at("rng").get<std::string>();
-    s.extra = j.at("extra");
-    const auto& bin = j.at("policy").get_binary();
-    s.policy.assign(bin.begin(), bin.end());
-  } catch (const json::exception& e) {
-    throw InputError({path, 0, 0}, std::string("not a hwalloc checkpoint: ") + e.what());
-  }
-  return s;
+// An output file named by `flag` must be creatable: not a folder, in a folder that exists.
+// Checked before the run, so a typo never costs a whole search.
+void check_output_path(const std::string& path, const std::string& flag) {
+  if (path.empty() || path == "-") return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw InputError({path, 0, 0}, flag + " names a folder; expected a file");
+  const fs::path dir = fs::path(path).parent_path();
+  if (!dir.empty() && !fs::is_directory(dir, ec))
+    throw InputError({path, 0, 0}, flag + ": folder '" + dir.string() + "' does not exist");
 }
 
 std::string rng_text(const hw::Rng& r) {
@@ -154,7 +109,19 @@ void run_hwalloc(const HwallocArgs& a) {
   po.deployment = hw::parse_deployment(a.deployment);
   po.edges = hw::parse_edges(a.edges);
   po.fraction = fraction;
-  if (a.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected a positive call budget");
+  if (a.budget < 1 || a.budget > search::kMaxBudget)
+    throw InputError({"<flag --budget>", 0, 0},
+                     "expected a call budget from 1 to " + with_commas(search::kMaxBudget));
+  if (a.checkpoint_every < 1)
+    throw InputError({"<flag --checkpoint-every>", 0, 0}, "expected a positive count");
+  for (const auto& [flag, v] : {std::pair{"--episodes", a.episodes},
+                                {"--max-designs", a.max_designs},
+                                {"--rl-stall", a.rl_stall},
+                                {"--stall", a.stall}})
+    if (v < 0) throw InputError({std::string("<flag ") + flag + ">", 0, 0}, "expected 0 or more");
+  check_output_path(a.json, "--json");
+  check_output_path(a.plot, "--plot");
+  check_output_path(a.checkpoint, "--checkpoint");
   if (!(a.rl_fraction > 0 && a.rl_fraction <= 1))
     throw InputError({"<flag --rl-fraction>", 0, 0}, "expected a fraction in (0, 1]");
   static const std::vector<std::string> kMethods = {"confuciux", "rl", "a2c",   "ga",
@@ -179,10 +146,10 @@ void run_hwalloc(const HwallocArgs& a) {
   budget.calls = a.budget;
   budget.stall = a.stall;
   budget.max_designs = a.max_designs;
-  RunState st;
+  hw::RunState st;
   hw::Rng rng(a.seed);
   if (!a.resume.empty()) {
-    st = read_state(a.resume, sig, problem);
+    st = hw::read_run_state(a.resume, sig, a.method, problem);
     std::istringstream in(st.rng);
     in >> rng;
   }
@@ -195,7 +162,7 @@ void run_hwalloc(const HwallocArgs& a) {
     if (a.checkpoint.empty()) return;
     st.phase = phase;
     st.rng = rng_text(rng);
-    write_state(a.checkpoint, sig, st, problem);
+    hw::write_run_state(a.checkpoint, sig, st, problem);
   };
   auto progress = [&](const char* what, int64_t step) {
     if (!bar) return;
@@ -382,7 +349,10 @@ void register_hwalloc(CLI::App& app) {
   sub->add_option("--objective", a->objective, "latency|energy")->capture_default_str();
   sub->add_option("--deployment", a->deployment, "pipelined (sum over layers)|sequential (max)")
       ->capture_default_str();
-  sub->add_option("--edges", a->edges, "padded (MAESTRO's numbers)|physical (edge-aware)")
+  sub->add_option(
+         "--edges", a->edges,
+         "padded (MAESTRO parity: an edge tile costs a full tile)|physical (the shared cost "
+         "model's rule: a partial tile costs what it needs)")
       ->capture_default_str();
   sub->add_option("--method", a->method, "confuciux|rl|a2c|ga|sa|bo|random")->capture_default_str();
   sub->add_option("--budget", a->budget, "cost-model calls (distinct states)")
@@ -408,7 +378,16 @@ void register_hwalloc(CLI::App& app) {
   sub->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
   sub->add_option("--plot", a->plot, "convergence plot (PNG or SVG)");
   sub->add_flag("--quiet", a->quiet, "no progress line");
-  sub->callback([a]() { run_hwalloc(*a); });
+  sub->callback([a]() {
+    try {
+      run_hwalloc(*a);
+    } catch (const InputError& e) {
+      // A state the checkpoint holds that does not fit (raised where it is loaded: the problem's
+      // replay, the policy, the optimiser) names the --resume file.
+      if (e.where().file != "<checkpoint>" || a->resume.empty()) throw;
+      throw InputError({a->resume, 0, 0}, e.message());
+    }
+  });
 }
 
 }  // namespace sparsemap::cli

@@ -297,5 +297,57 @@ printf 'K,C,Y,X,R,S,T\n64,3,224,224,7,7,1\n64,x,56,56,3,3,1\n' >"$tmp/cx.csv"
 run 2 hwalloc --model "$tmp/cx.csv" --method ga --budget 10 &&
   check "hwalloc bad model csv" grep -q "cx.csv:3:4: expected a positive integer for C" "$tmp/err"
 
+# hwalloc, bad input (issue 19's classes): one line naming the file or flag, status 2.
+one_line() { test "$(wc -l <"$tmp/err")" -eq 1 && grep -q "$1" "$tmp/err"; }
+hw=(hwalloc --model "$tmp/ok.csv" --method random --budget 40 --quiet)
+printf 'K,C,Y,X,R,S,T\n16,8,10,10,3,3,1\n8,16,6,6,3,3,1\n' >"$tmp/ok.csv"
+mkdir -p "$tmp/dir.ck"
+run 2 "${hw[@]}" --resume "$tmp/dir.ck" && check "hwalloc resume a folder" one_line "dir.ck: cannot read: is a directory"
+run 0 "${hw[@]}" --checkpoint "$tmp/hw.ck" && check "hwalloc checkpoint written" test -s "$tmp/hw.ck"
+head -c 200 "$tmp/hw.ck" >"$tmp/cut.ck"
+run 2 "${hw[@]}" --resume "$tmp/cut.ck" && check "hwalloc truncated checkpoint" one_line "cut.ck: not a hwalloc checkpoint"
+python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[0:4]=b'\xff\x00\x13\x7f'; open(sys.argv[2],'wb').write(b)" \
+  "$tmp/hw.ck" "$tmp/garbled.ck"
+run 2 "${hw[@]}" --resume "$tmp/garbled.ck" && check "hwalloc garbled checkpoint" one_line "garbled.ck: not a hwalloc checkpoint"
+run 2 hwalloc --model "$tmp/ok.csv" --method random --budget 41 --quiet --resume "$tmp/hw.ck" &&
+  check "hwalloc checkpoint of other settings" one_line "hw.ck: the checkpoint is of another run"
+run 0 "${hw[@]}" --resume "$tmp/hw.ck" --json "$tmp/re.json" && check "hwalloc resume finished run" test -s "$tmp/re.json"
+run 2 hwalloc --model "$tmp/ok.csv" --budget 4294967296 && check "hwalloc huge budget" one_line "<flag --budget>: expected a call budget from 1 to"
+run 2 "${hw[@]}" --checkpoint-every 0 --checkpoint "$tmp/x.ck" && check "hwalloc checkpoint-every 0" one_line "<flag --checkpoint-every>"
+run 2 "${hw[@]}" --stall -1 && check "hwalloc negative stall" one_line "<flag --stall>"
+run 2 "${hw[@]}" --threads 100000 && check "hwalloc has no --threads" grep -q "threads" "$tmp/err"
+run 2 "${hw[@]}" --json "$tmp/no/such/dir/x.json" && check "hwalloc json into a missing folder" one_line "x.json: --json: folder"
+run 2 "${hw[@]}" --json "$tmp/dir.ck" && check "hwalloc json onto a folder" one_line "dir.ck: --json names a folder"
+run 2 "${hw[@]}" --plot "$tmp/no/x.png" && check "hwalloc plot into a missing folder" one_line "x.png: --plot: folder"
+run 2 "${hw[@]}" --checkpoint "$tmp/no/x.ck" && check "hwalloc checkpoint into a missing folder" one_line "x.ck: --checkpoint: folder"
+# The plot's data and script are PLOT.csv/PLOT.gp under the plot's whole name: a user's conv.csv
+# and conv.gp beside conv.png are never touched (gnuplot may be missing: status 0 or 2).
+echo "mine" >"$tmp/conv.csv"
+echo "mine" >"$tmp/conv.gp"
+"$bin" "${hw[@]}" --plot "$tmp/conv.png" >/dev/null 2>&1
+check "hwalloc plot keeps conv.csv" grep -qx mine "$tmp/conv.csv"
+check "hwalloc plot keeps conv.gp" grep -qx mine "$tmp/conv.gp"
+check "hwalloc plot data" grep -q "^calls,best" "$tmp/conv.png.csv"
+# Model CSVs: a BOM is skipped; control bytes, a huge field, a wrong column count, zero,
+# negative and overflowing dimensions and a layer beyond the cost model's exact counts are each
+# one located line.
+printf '\xef\xbb\xbfK,C,Y,X,R,S,T\n16,8,10,10,3,3,1\n' >"$tmp/bom.csv"
+run 0 hwalloc --model "$tmp/bom.csv" --method random --budget 20 --quiet
+printf 'K,C,Y,X,R,S,T\n16,8,1\x1b[31m0,10,3,3,1\n' >"$tmp/esc.csv"
+run 2 hwalloc --model "$tmp/esc.csv" && check "hwalloc csv control bytes" one_line 'esc.csv:2:6: .*\\x1b'
+python3 -c "import sys; open(sys.argv[1],'w').write('K,C,Y,X,R,S,T\n16,8,'+'1'*1000000+',10,3,3,1\n')" "$tmp/huge.csv"
+run 2 hwalloc --model "$tmp/huge.csv" && check "hwalloc csv huge field" one_line "huge.csv:2:6" &&
+  check "hwalloc csv huge field bounded" test "$(wc -c <"$tmp/err")" -lt 2000
+printf 'K,C,Y,X,R,S,T\n16,8,10,10,3,3\n' >"$tmp/cols.csv"
+run 2 hwalloc --model "$tmp/cols.csv" && check "hwalloc csv column count" one_line "cols.csv:2:15: expected 7 fields, got 6"
+printf 'K,C,Y,X,R,S,T\n16,0,10,10,3,3,1\n' >"$tmp/zero.csv"
+run 2 hwalloc --model "$tmp/zero.csv" && check "hwalloc csv zero dim" one_line "zero.csv:2:4: expected a positive integer for C"
+printf 'K,C,Y,X,R,S,T\n16,8,10,-10,3,3,1\n' >"$tmp/neg.csv"
+run 2 hwalloc --model "$tmp/neg.csv" && check "hwalloc csv negative dim" one_line "neg.csv:2:9: expected a positive integer for X"
+printf 'K,C,Y,X,R,S,T\n1000000000,1000000000,1000000000,1000000000,3,3,1\n' >"$tmp/ovf.csv"
+run 2 hwalloc --model "$tmp/ovf.csv" && check "hwalloc csv overflowing dims" one_line "ovf.csv:2:1: layer too large"
+printf 'K,C,Y,X,R,S,T\n100000,100000,1000,1000,3,3,1\n' >"$tmp/big.csv"
+run 2 hwalloc --model "$tmp/big.csv" && check "hwalloc layer beyond exact counts" one_line "cannot be priced on the minimum design"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

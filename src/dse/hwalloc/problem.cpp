@@ -190,6 +190,10 @@ Problem::Problem(const workload::Model& model, const ProblemOptions& options)
   if (layers_.empty())
     throw InputError({"<model " + model.name + ">", 0, 0},
                      "no CONV, DSCONV or FC layer to assign resources to");
+  if (layers_.size() > kMaxLayers)
+    throw InputError(
+        {"<model " + model.name + ">", 0, 0},
+        std::to_string(layers_.size()) + " layers; expected at most " + std::to_string(kMaxLayers));
   for (size_t i = 0; i < layers_.size(); ++i) {
     size_t s = i;
     for (size_t j = 0; j < i; ++j)
@@ -221,6 +225,18 @@ Problem::Problem(const workload::Model& model, const ProblemOptions& options)
         max_ = first ? c.constraint : std::max(max_, c.constraint);
         first = false;
       }
+  // The minimum design (1 PE, KTileSz 1) must be priceable: it is the design every budget
+  // admits, where the GA starts when RL found nothing feasible. A layer too large for the cost
+  // model's exact counts (2^53 cycles) at 1 PE is refused here, naming it.
+  const Design lo = minimum_design();
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    const LayerCost c = layer_cost(i, lo[i]);
+    if (!c.ok)
+      throw InputError(
+          {"<model " + model.name + ">", 0, 0},
+          "layer " + layers_[i].name +
+              " cannot be priced on the minimum design (1 PE, KTileSz 1): " + c.reason);
+  }
   if (first)
     throw InputError({"<model " + model.name + ">", 0, 0},
                      "the cost model evaluates none of the corner designs");
@@ -304,6 +320,21 @@ DesignCost Problem::evaluate(const Design& d) {
   return combine(costs);
 }
 
+bool Problem::valid_choice(size_t layer, const LayerChoice& c) const {
+  if (layer >= layers_.size() || c.pes < 1 || c.pes > kMaxPes || c.k_tile < 1 ||
+      c.k_tile > kMaxKTile)
+    return false;
+  const auto& dfs = dataflows_[layer];
+  return std::find(dfs.begin(), dfs.end(), c.dataflow) != dfs.end();
+}
+
+bool Problem::valid_design(const Design& d) const {
+  if (d.size() != layers_.size()) return false;
+  for (size_t i = 0; i < d.size(); ++i)
+    if (!valid_choice(i, d[i])) return false;
+  return true;
+}
+
 Design Problem::minimum_design() const {
   Design d(layers_.size());
   for (size_t i = 0; i < layers_.size(); ++i) d[i] = {1, 1, dataflows_[i][0]};
@@ -313,10 +344,11 @@ Design Problem::minimum_design() const {
 void Problem::replay(const std::vector<std::array<int64_t, 4>>& log) {
   for (const auto& s : log) {
     const auto shape = static_cast<size_t>(s[0]);
-    if (shape >= layers_.size() || shape_of_[shape] != shape || s[1] < 1 || s[1] > kMaxPes ||
-        s[2] < 1 || s[2] > kMaxKTile || s[3] < 0 || s[3] > 3)
+    const LayerChoice c{s[1], s[2], static_cast<Dataflow>(std::clamp<int64_t>(s[3], 0, 3))};
+    if (shape >= layers_.size() || shape_of_[shape] != shape || s[3] < 0 || s[3] > 3 ||
+        !valid_choice(shape, c))
       throw InputError({"<checkpoint>", 0, 0}, "a cached state does not belong to this problem");
-    layer_cost(shape, {s[1], s[2], static_cast<Dataflow>(s[3])});
+    layer_cost(shape, c);
   }
 }
 

@@ -22,6 +22,9 @@ inline constexpr std::array<int64_t, 12> kPeLevels = {1, 2, 4, 8, 12, 16, 24, 32
 inline constexpr int kLevels = 12;
 inline constexpr int64_t kMaxPes = 128;   // the GA's bound on raw PE counts
 inline constexpr int64_t kMaxKTile = 12;  // the GA's bound on raw KTileSz
+// The most layers a problem takes (ConfuciuX's largest model file has 160; the shape
+// de-duplication is quadratic in the layers).
+inline constexpr size_t kMaxLayers = 10000;
 
 // The dataflow templates (ConfuciuX's m-files): NVDLA-like (K spatial, C in the cluster),
 // ShiDianNao-like (Y' spatial, X' in the cluster), Eyeriss-like (Y' spatial in both levels),
@@ -116,9 +119,10 @@ struct ProblemOptions {
 class Problem {
  public:
   // Keeps the GEMM-class layers of `model` (CONV, DSCONV, FC as a 1x1 CONV); throws InputError
-  // when none is left or for a bad option. Computes the budget from the four corner designs
-  // (every layer at the minimum or maximum PE level and buffer level, each dataflow choice);
-  // those evaluations count as calls.
+  // when none is left, more than kMaxLayers are, a layer cannot be priced on the minimum design
+  // (1 PE, KTileSz 1: beyond the cost model's exact counts), or for a bad option. Computes the
+  // budget from the four corner designs (every layer at the minimum or maximum PE level and buffer
+  // level, each dataflow choice); those evaluations count as calls.
   Problem(const workload::Model& model, const ProblemOptions& options);
 
   size_t num_layers() const { return layers_.size(); }
@@ -146,6 +150,10 @@ class Problem {
   double max_constraint() const { return max_; }
   // The design with every layer at 1 PE and KTileSz 1 (first dataflow): the smallest area.
   Design minimum_design() const;
+  // Whether `c` is a choice layer `layer` may take (PEs in [1, kMaxPes], KTileSz in [1,
+  // kMaxKTile], one of the layer's dataflows); a design: one valid choice per layer.
+  bool valid_choice(size_t layer, const LayerChoice& c) const;
+  bool valid_design(const Design& d) const;
 
   int64_t calls() const { return static_cast<int64_t>(order_.size()); }
   // The states evaluated, in order (for checkpoints): replay() re-evaluates them so a resumed
