@@ -5,16 +5,13 @@
 
 #include "sparsemap/dse/codesign/codesign.h"
 #include "sparsemap/dse/mapper/gamma_ops.h"
+#include "sparsemap/search/random.h"
 
 namespace sparsemap::dse::codesign {
 namespace {
 
-// Uniform in [0, 1) from 53 random bits (portable).
-double u01(search::Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-double normal(search::Rng& rng) {
-  const double u = std::max(u01(rng), 1e-300), v = u01(rng);
-  return std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * v);
-}
+using search::normal01;
+using search::uniform01;
 
 // Expected fraction of the layers mutated per child.
 // Operator rates (tuned with seeds 1-3 on resnet18, mobilenet-v2, vgg16, mnasnet and resnet50,
@@ -45,7 +42,7 @@ void DigammaOperators::shrink_tiles(search::Genome& g, size_t u, bool inner_only
     for (int s = 0; s < mapper::kSlots; ++s) {
       double& x = g[off + 1 + static_cast<size_t>(mapper::MapSpace::kBlock * l) +
                     mapper::MapSpace::kTileGene + static_cast<size_t>(s)];
-      x *= 0.5 + 0.4 * u01(rng);
+      x *= 0.5 + 0.4 * uniform01(rng);
     }
 }
 
@@ -60,7 +57,7 @@ search::Genome DigammaOperators::crossover(const search::Genome& a, const search
   const DesignEval& eo = a_fitter ? *eb : *ea;
 
   // 1. Hardware (and default mappings) from the fitter parent, or the other.
-  const bool from_fit = u01(rng) < 0.75;
+  const bool from_fit = uniform01(rng) < 0.75;
   search::Genome child = from_fit ? fit : other;
   const DesignEval& eh = from_fit ? ef : eo;
 
@@ -69,7 +66,7 @@ search::Genome DigammaOperators::crossover(const search::Genome& a, const search
   std::vector<int64_t> need_l1(U), need_l2(U);
   for (size_t u = 0; u < U; ++u) {
     const size_t off = sp.offset(u);
-    const double r = u01(rng);
+    const double r = uniform01(rng);
     const bool fit_better = ef.layer_objective[u] <= eo.layer_objective[u];
     const search::Genome* src = &child;
     const DesignEval* es = &eh;
@@ -105,7 +102,7 @@ search::Genome DigammaOperators::crossover(const search::Genome& a, const search
   bool any = false;
   for (size_t u = 0; u < U; ++u) {
     const double p = std::min(1.0, kLayerRate * static_cast<double>(U) * w[u] / wsum);
-    if (u01(rng) >= p && (any || u + 1 < U)) continue;
+    if (uniform01(rng) >= p && (any || u + 1 < U)) continue;
     any = true;
     const size_t off = sp.offset(u);
     search::Genome sub(child.begin() + off, child.begin() + off + D);
@@ -115,8 +112,8 @@ search::Genome DigammaOperators::crossover(const search::Genome& a, const search
   }
 
   // 3b. Migration between similar layers.
-  if (U > 1 && u01(rng) < kMigrate) {
-    double t = u01(rng) * wsum;
+  if (U > 1 && uniform01(rng) < kMigrate) {
+    double t = uniform01(rng) * wsum;
     size_t u = 0;
     for (; u + 1 < U; ++u) {
       if (t < w[u]) break;
@@ -134,7 +131,7 @@ search::Genome DigammaOperators::crossover(const search::Genome& a, const search
       const search::Genome sv(fit.begin() + sp.offset(best), fit.begin() + sp.offset(best) + D);
       mapper::MapSpace::Decoded dec = src.decode_raw(sv);
       const mapper::MapSpace dst = sp.layer_space(u, sp.pes_of(child[0]));
-      if (u01(rng) < 0.5)
+      if (uniform01(rng) < 0.5)
         for (int l = 0; l < dec.levels; ++l)
           for (int s = 0; s < mapper::kSlots; ++s) {
             const double ratio = static_cast<double>(std::max<int64_t>(1, dst.extent(s))) /
@@ -152,13 +149,13 @@ search::Genome DigammaOperators::crossover(const search::Genome& a, const search
   // 4. PE mutation.
   const int64_t step = sp.options().pe_step, K = sp.options().pe_limit / step;
   int64_t pes = sp.pes_of(child[0]);
-  if (u01(rng) < 0.5) {
-    if (u01(rng) < 0.125) {
-      child[0] = u01(rng);
+  if (uniform01(rng) < 0.5) {
+    if (uniform01(rng) < 0.125) {
+      child[0] = uniform01(rng);
       pes = sp.pes_of(child[0]);
     } else {
-      int64_t d = std::llround(normal(rng) * std::max(1.0, 0.05 * static_cast<double>(K)));
-      if (d == 0) d = u01(rng) < 0.5 ? -1 : 1;
+      int64_t d = std::llround(normal01(rng) * std::max(1.0, 0.05 * static_cast<double>(K)));
+      if (d == 0) d = uniform01(rng) < 0.5 ? -1 : 1;
       pes = std::clamp<int64_t>(pes + d * step, step, K * step);
       child[0] = sp.gene_of_pes(pes);
     }
@@ -190,11 +187,11 @@ search::Genome DigammaOperators::crossover(const search::Genome& a, const search
     fit_k = lo;
   }
   if (fit_k >= 1) {
-    if (pes > fit_k * step || u01(rng) < kGrow) child[0] = sp.gene_of_pes(fit_k * step);
+    if (pes > fit_k * step || uniform01(rng) < kGrow) child[0] = sp.gene_of_pes(fit_k * step);
     // Buffer shrink towards a larger array: when the budget binds before the PE limit, aim at
     // K/8 more PE steps; the SRAM left there caps L2 (at most 70% of it) and L1; every layer
     // needing more than a cap gets smaller tiles (innermost level for L1, all levels for L2).
-    if (fit_k < K && u01(rng) < 0.5) {
+    if (fit_k < K && uniform01(rng) < 0.5) {
       const int64_t kt = std::min(K, fit_k + std::max<int64_t>(1, K / 8));
       const int64_t pt = kt * step;
       const double bit_mm2 = sp.base().area.sram_um2_per_bit / 1e6;
