@@ -114,7 +114,8 @@ if "$bin" prune-train --data synthetic --train-limit 256 --test-limit 64 --epoch
   # train and fuse-train, tiny, to a successful end.
   run 0 train --data synthetic --quick --steps 4 --batch 16 --train-limit 256 --test-limit 64 \
     --threads 1 --quiet --json "$tmp/train.json" &&
-    check "train json" grep -q '"metric"' "$tmp/train.json"
+    check "train json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['command']=='train' and j['steps']==4 and j['nm_exact'] and 0<=j['test_accuracy_pct']<=100" "$tmp/train.json"
   run 0 fuse-train --models synth:1 --draws 1 --search-budget 40 --epochs 1 --threads 1 \
     --out "$tmp/fuser.pt" --quiet --json "$tmp/ft.json" &&
     check "fuse-train model" test -s "$tmp/fuser.pt"
