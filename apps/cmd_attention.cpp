@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -18,6 +19,7 @@
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
 #include "sparsemap/io/gnuplot.h"
+#include "sparsemap/search/driver.h"
 #include "sparsemap/workload/zoo.h"
 
 namespace sparsemap::cli {
@@ -114,6 +116,9 @@ std::vector<int64_t> parse_seqs(const std::string& text) {
       throw InputError({"<flag --seq>", 0, 0},
                        "expected sequence lengths like 512,1K,64K,1M (got '" + item + "')");
     out.push_back(std::stoll(digits) * mult);
+    if (out.back() < 1 || out.back() > (int64_t{1} << 24))
+      throw InputError({"<flag --seq>", 0, 0},
+                       "expected sequence lengths of 1 to 16M tokens (got '" + item + "')");
   }
   if (out.empty()) throw InputError({"<flag --seq>", 0, 0}, "expected at least one length");
   return out;
@@ -413,11 +418,37 @@ void run_table(const AttentionArgs& a, bool bar) {
   if (!a.plot.empty()) write_plot(cases, a.plot);
 }
 
+// Each size flag within what the cost model takes (cost::validate_attention), blamed by name
+// before any work (the shape check after the model is read only knows "<flags>").
+void check_size_flags(const AttentionArgs& a) {
+  constexpr int64_t kMaxSize = int64_t{1} << 24;  // validate_attention's bound
+  const std::string most = "16,777,216";
+  auto in_range = [&](const char* flag, int64_t v, int64_t lo) {
+    if (v == AttentionArgs::kUnset) return;
+    if (v < lo || v > kMaxSize)
+      throw InputError({flag, 0, 0}, "expected " + std::to_string(lo) + " to " + most + ", found " +
+                                         std::to_string(v));
+  };
+  in_range("<flag --batch>", a.batch, 1);
+  in_range("<flag --heads>", a.heads, 1);
+  in_range("<flag --head-dim>", a.head_dim, 1);
+  in_range("<flag --v-head-dim>", a.v_head_dim, 1);
+  in_range("<flag --d-model>", a.d_model, 1);
+  in_range("<flag --ffn>", a.ffn, 1);
+  if (a.budget < 1 || a.budget > search::kMaxBudget)
+    throw InputError({"<flag --budget>", 0, 0}, "expected 1 to " + with_commas(search::kMaxBudget) +
+                                                    " samples, found " + std::to_string(a.budget));
+  if (a.map_budget < 1 || a.map_budget > search::kMaxBudget)
+    throw InputError({"<flag --map-budget>", 0, 0},
+                     "expected 1 to " + with_commas(search::kMaxBudget) + " samples, found " +
+                         std::to_string(a.map_budget));
+}
+
 void run(const AttentionArgs& a) {
-  if (a.batch <= 0) throw InputError({"<flag --batch>", 0, 0}, "batch must be positive");
-  if (a.budget < 1) throw InputError({"<flag --budget>", 0, 0}, "expected at least 1 sample");
-  if (a.map_budget < 1)
-    throw InputError({"<flag --map-budget>", 0, 0}, "expected at least 1 sample");
+  check_size_flags(a);
+  std::error_code ec;
+  if (!a.json.empty() && a.json != "-" && std::filesystem::is_directory(a.json, ec))
+    throw InputError({a.json, 0, 0}, "cannot write the JSON file: is a directory (--json)");
   at::parse_objective(a.objective);
   if (!a.plot.empty() && !io::is_plot_path(a.plot))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file");

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "sparsemap/cost/dataflows.h"
 #include "sparsemap/cost/evaluate.h"
+#include "sparsemap/cost/utilisation.h"
 #include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
@@ -48,9 +49,7 @@ struct MapArgs {
 };
 
 double utilisation_pct(const cost::Cost& c, const arch::Arch& hw) {
-  if (!c.ok() || c.runtime_cycles <= 0) return 0;
-  return 100.0 * static_cast<double>(c.macs) /
-         (static_cast<double>(hw.num_pes) * static_cast<double>(c.runtime_cycles));
+  return cost::pe_utilisation_pct(c, hw.num_pes);
 }
 
 // A model none of whose layers has a feasible mapping has no total: say why (the first
@@ -65,9 +64,8 @@ void require_some_feasible(const mp::ModelOutcome& res, const std::string& hw) {
                                    res.layers.front().cost.reason + ")");
 }
 
-void run_map(const MapArgs& a) {
-  search::MpiSession mpi;  // before any thread; only the root prints and writes
-  const bool root = mpi.is_root();
+// The mapper's options from the flags (every flag checked before anything runs).
+mp::MapperOptions mapper_options(const MapArgs& a) {
   if (a.model.empty() == a.mapping.empty())
     throw InputError({"<flags>", 0, 0}, "expected either --model NAME or --mapping FILE.m");
   mp::check_algo(a.algo);
@@ -104,10 +102,12 @@ void run_map(const MapArgs& a) {
   o.checkpoint_file = !a.resume.empty() ? a.resume : a.checkpoint;
   o.resume = !a.resume.empty();
   o.checkpoint_every = a.checkpoint_every;
-  const arch::Arch hw = io::load_arch(a.hw);
+  return o;
+}
 
+// The layers to map: a MAESTRO file's (its warnings printed by the root) or a model's.
+std::vector<workload::Layer> load_layers(const MapArgs& a, bool root, std::string& model_name) {
   std::vector<workload::Layer> layers;
-  std::string model_name;
   if (!a.mapping.empty()) {
     const io::DfslNetwork net = io::read_dfsl(a.mapping);
     if (root)
@@ -119,203 +119,240 @@ void run_map(const MapArgs& a) {
     model_name = m.name;
     layers = m.layers;
   }
+  return layers;
+}
 
-  const bool bar = root && !a.quiet && isatty(2);
-  if (bar)
-    o.progress = [](size_t u, size_t n, int64_t s, int64_t b, double best) {
-      const int w = 30;
-      const int fill = static_cast<int>(w * static_cast<double>(s) / static_cast<double>(b));
-      std::fprintf(stderr, "\r[%3zu/%zu] [%s%s] %lld/%lld best %.4g   ", u + 1, n,
-                   std::string(static_cast<size_t>(fill), '#').c_str(),
-                   std::string(static_cast<size_t>(w - fill), '.').c_str(),
-                   static_cast<long long>(s), static_cast<long long>(b),
-                   best >= search::kInfeasible ? 0.0 : best);
-    };
-  const auto t0 = std::chrono::steady_clock::now();
-  const mp::ModelOutcome res = mp::map_layers(layers, hw, o);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (bar) std::fprintf(stderr, "\n");
-  if (!root) return;
+// The progress line on stderr: distinct layer, samples of its budget, best fitness.
+void show_progress(size_t u, size_t n, int64_t s, int64_t b, double best) {
+  const int w = 30;
+  const int fill = static_cast<int>(w * static_cast<double>(s) / static_cast<double>(b));
+  std::fprintf(stderr, "\r[%3zu/%zu] [%s%s] %lld/%lld best %.4g   ", u + 1, n,
+               std::string(static_cast<size_t>(fill), '#').c_str(),
+               std::string(static_cast<size_t>(w - fill), '.').c_str(), static_cast<long long>(s),
+               static_cast<long long>(b), best >= search::kInfeasible ? 0.0 : best);
+}
 
-  // Built-in dataflow templates (and the file's own dataflows), same buffer rule.
-  struct Ref {
-    std::string name;
-    std::vector<cost::Cost> costs;
-  };
+// A reference the searched mappings are compared with (--compare): a dataflow template, or the
+// MAESTRO file's own dataflows; one cost per mapped layer.
+struct Ref {
+  std::string name;
+  std::vector<cost::Cost> costs;
+};
+
+// Built-in dataflow templates (and the file's own dataflows), same buffer rule.
+std::vector<Ref> reference_costs(const MapArgs& a, const mp::ModelOutcome& res,
+                                 const arch::Arch& hw, const cost::SparsityOptions& sparsity) {
   std::vector<Ref> refs;
-  if (a.compare) {
-    cost::EvalOptions eo;
-    eo.enforce_buffers = true;
-    eo.sparsity = o.sparsity;
-    for (const auto& t : cost::dataflow_templates()) {
-      Ref r{t.name, {}};
-      for (const auto& lo : res.layers)
-        r.costs.push_back(
-            cost::evaluate(lo.layer, hw, cost::dataflow_mapping(t.name, lo.layer, hw.num_pes), eo));
-      refs.push_back(std::move(r));
-    }
-    if (!a.mapping.empty()) {
-      const io::DfslNetwork net = io::read_dfsl(a.mapping);
-      Ref r{"file", {}};
-      mapping::Mapping prev;
-      for (const auto& l : net.layers) {
-        if (!workload::is_gemm_class(l.layer.kind)) continue;
-        const mapping::Mapping& m = l.mapping.empty() ? prev : l.mapping;
-        prev = m;
-        cost::Cost c;
-        if (m.empty()) {
-          c.status = cost::Status::Invalid;
-          c.reason = "no Dataflow block";
-        } else {
-          c = cost::evaluate(l.layer, hw, m, eo);
-        }
-        r.costs.push_back(c);
-      }
-      refs.push_back(std::move(r));
-    }
+  cost::EvalOptions eo;
+  eo.enforce_buffers = true;
+  eo.sparsity = sparsity;
+  for (const auto& t : cost::dataflow_templates()) {
+    Ref r{t.name, {}};
+    for (const auto& lo : res.layers)
+      r.costs.push_back(
+          cost::evaluate(lo.layer, hw, cost::dataflow_mapping(t.name, lo.layer, hw.num_pes), eo));
+    refs.push_back(std::move(r));
   }
+  if (!a.mapping.empty()) {
+    const io::DfslNetwork net = io::read_dfsl(a.mapping);
+    Ref r{"file", {}};
+    mapping::Mapping prev;
+    for (const auto& l : net.layers) {
+      if (!workload::is_gemm_class(l.layer.kind)) continue;
+      const mapping::Mapping& m = l.mapping.empty() ? prev : l.mapping;
+      prev = m;
+      cost::Cost c;
+      if (m.empty()) {
+        c.status = cost::Status::Invalid;
+        c.reason = "no Dataflow block";
+      } else {
+        c = cost::evaluate(l.layer, hw, m, eo);
+      }
+      r.costs.push_back(c);
+    }
+    refs.push_back(std::move(r));
+  }
+  return refs;
+}
 
-  // Totals.
+// The model's totals over its feasible layers, and per reference its totals over the layers
+// where it is feasible beside ours over the same layers.
+struct Totals {
   int64_t runtime = 0, macs = 0, ok = 0;
-  double energy = 0, log_util = 0;
+  double energy = 0, geo_util = 0;
+  std::vector<int64_t> ref_rt, ref_ok, ours_rt;
+  std::vector<double> ref_en;
+};
+
+Totals totals(const mp::ModelOutcome& res, const std::vector<Ref>& refs, const arch::Arch& hw) {
+  Totals t;
+  double log_util = 0;
   for (const auto& lo : res.layers) {
-    macs += lo.cost.macs;
+    t.macs += lo.cost.macs;
     if (!lo.cost.ok()) continue;
-    ++ok;
-    runtime += lo.cost.runtime_cycles;
-    energy += lo.cost.energy_nj;
+    ++t.ok;
+    t.runtime += lo.cost.runtime_cycles;
+    t.energy += lo.cost.energy_nj;
     log_util += std::log(std::max(1e-9, utilisation_pct(lo.cost, hw)));
   }
-  const double geo_util = ok ? std::exp(log_util / static_cast<double>(ok)) : 0.0;
-  // Per template: its totals over the layers where it is feasible, and ours over the same.
-  std::vector<int64_t> ref_rt(refs.size(), 0), ref_ok(refs.size(), 0), ours_rt(refs.size(), 0);
-  std::vector<double> ref_en(refs.size(), 0);
+  t.geo_util = t.ok ? std::exp(log_util / static_cast<double>(t.ok)) : 0.0;
+  t.ref_rt.assign(refs.size(), 0);
+  t.ref_ok.assign(refs.size(), 0);
+  t.ours_rt.assign(refs.size(), 0);
+  t.ref_en.assign(refs.size(), 0);
   for (size_t k = 0; k < refs.size(); ++k)
     for (size_t i = 0; i < refs[k].costs.size(); ++i) {
       const cost::Cost& c = refs[k].costs[i];
       if (!c.ok()) continue;
-      ref_rt[k] += c.runtime_cycles;
-      ref_en[k] += c.energy_nj;
-      ++ref_ok[k];
-      if (i < res.layers.size()) ours_rt[k] += res.layers[i].cost.runtime_cycles;
+      t.ref_rt[k] += c.runtime_cycles;
+      t.ref_en[k] += c.energy_nj;
+      ++t.ref_ok[k];
+      if (i < res.layers.size()) t.ours_rt[k] += res.layers[i].cost.runtime_cycles;
     }
+  return t;
+}
 
-  if (a.json != "-") {
-    // First what was mapped, the total and the comparison with the templates; then the layers.
-    std::cout << "mapped " << model_name << " on " << hw.name << " (" << hw.num_pes << " PEs) with "
-              << a.algo << ", " << a.objective << ", budget " << with_commas(o.budget)
-              << " per distinct layer"
-              << (a.algo == "bo" && o.budget > search::kBoSampleCap
-                      ? " (BO capped at " + with_commas(search::kBoSampleCap) + ")"
-                      : "")
-              << "\n"
-              << res.layers.size() << " layers, " << res.unique_layers
-              << " distinct; total: " << with_commas(runtime) << " cycles, "
-              << fixed(energy / 1e3, 1) << " uJ; geomean PE utilisation " << fixed(geo_util, 1)
-              << "%; " << fixed(wall, 2) << " s\n";
-    if (!refs.empty()) {
-      Table c({"dataflow", "layers it maps", "its cycles", "its uJ", "searched cycles there",
-               "searched is faster"});
-      for (size_t k = 0; k < refs.size(); ++k)
-        c.add({refs[k].name, std::to_string(ref_ok[k]) + "/" + std::to_string(refs[k].costs.size()),
-               with_commas(ref_rt[k]), fixed(ref_en[k] / 1e3, 1), with_commas(ours_rt[k]),
-               ref_ok[k] ? fixed(static_cast<double>(ref_rt[k]) /
-                                     static_cast<double>(std::max<int64_t>(1, ours_rt[k])),
+// Everything a table prints needs.
+struct Report {
+  const MapArgs& a;
+  const mp::MapperOptions& o;
+  const mp::ModelOutcome& res;
+  const std::vector<Ref>& refs;
+  const Totals& tot;
+  const arch::Arch& hw;
+  const std::string& model_name;
+};
+
+// What was mapped, the total, and the comparison with the templates.
+void print_summary(const Report& r, double wall) {
+  const MapArgs& a = r.a;
+  const Totals& tot = r.tot;
+  std::cout << "mapped " << r.model_name << " on " << r.hw.name << " (" << r.hw.num_pes
+            << " PEs) with " << a.algo << ", " << a.objective << ", budget "
+            << with_commas(r.o.budget) << " per distinct layer"
+            << (a.algo == "bo" && r.o.budget > search::kBoSampleCap
+                    ? " (BO capped at " + with_commas(search::kBoSampleCap) + ")"
+                    : "")
+            << "\n"
+            << r.res.layers.size() << " layers, " << r.res.unique_layers
+            << " distinct; total: " << with_commas(tot.runtime) << " cycles, "
+            << fixed(tot.energy / 1e3, 1) << " uJ; geomean PE utilisation "
+            << fixed(tot.geo_util, 1) << "%; " << fixed(wall, 2) << " s\n";
+  if (r.refs.empty()) return;
+  Table c({"dataflow", "layers it maps", "its cycles", "its uJ", "searched cycles there",
+           "searched is faster"});
+  for (size_t k = 0; k < r.refs.size(); ++k)
+    c.add({r.refs[k].name,
+           std::to_string(tot.ref_ok[k]) + "/" + std::to_string(r.refs[k].costs.size()),
+           with_commas(tot.ref_rt[k]), fixed(tot.ref_en[k] / 1e3, 1), with_commas(tot.ours_rt[k]),
+           tot.ref_ok[k] ? fixed(static_cast<double>(tot.ref_rt[k]) /
+                                     static_cast<double>(std::max<int64_t>(1, tot.ours_rt[k])),
                                  2) +
                                "x"
                          : "-"});
-      std::cout
-          << "\nbeside the built-in dataflow templates (same buffer rule), on the layers each "
-             "can map:\n"
-          << c.str();
-    }
-    // Per layer. Default: the search's result and, per template, its cycles / ours (the
-    // template's status when it cannot map the layer); --wide: every column.
-    // Energy in uJ by default (narrower), nJ with --wide (as in the JSON).
-    std::vector<std::string> header = {"#", "layer", "dims", "cycles", a.wide ? "nJ" : "uJ"};
-    if (a.wide) header.push_back("PEs");
-    header.insert(header.end(), {"util %", "samples"});
-    for (const Ref& r : refs) {
-      if (a.wide) {
-        header.push_back(r.name + " cycles");
-        header.push_back(r.name + " nJ");
-      } else {
-        header.push_back(r.name + " x");
-      }
-    }
-    Table t(header);
-    for (size_t i = 0; i < res.layers.size(); ++i) {
-      const auto& lo = res.layers[i];
-      const cost::Cost& c = lo.cost;
-      std::vector<std::string> row = {
-          std::to_string(i), lo.layer.name,
-          a.wide ? layer_dims_text(lo.layer) : layer_dims_short(lo.layer),
-          c.ok() ? with_commas(c.runtime_cycles) : std::string(cost::status_name(c.status)),
-          c.ok() ? fixed(a.wide ? c.energy_nj : c.energy_nj / 1e3, a.wide ? 1 : 2) : "-"};
-      if (a.wide) row.push_back(c.ok() ? with_commas(c.pes_used) : "-");
-      row.push_back(c.ok() ? fixed(utilisation_pct(c, hw), 1) : "-");
-      row.push_back(lo.reused ? "=" + std::to_string(lo.unique) : with_commas(lo.samples));
-      for (const Ref& r : refs) {
-        const cost::Cost& rc = r.costs[i];
-        const std::string status(cost::status_name(rc.status));
-        if (a.wide) {
-          row.push_back(rc.ok() ? with_commas(rc.runtime_cycles) : status);
-          row.push_back(rc.ok() ? fixed(rc.energy_nj, 1) : "-");
-        } else {
-          row.push_back(!rc.ok() || !c.ok()
-                            ? "-"
-                            : fixed(static_cast<double>(rc.runtime_cycles) /
-                                        static_cast<double>(std::max<int64_t>(1, c.runtime_cycles)),
-                                    2));
-        }
-      }
-      t.add(row);
-    }
-    std::vector<std::string> total = {"", "total", "", with_commas(runtime),
-                                      fixed(a.wide ? energy : energy / 1e3, a.wide ? 1 : 2)};
-    if (a.wide) total.push_back("");
-    total.insert(total.end(), {fixed(geo_util, 1), ""});
-    for (size_t k = 0; k < refs.size(); ++k) {
-      if (a.wide) {
-        total.push_back(with_commas(ref_rt[k]) +
-                        (ref_ok[k] < static_cast<int64_t>(refs[k].costs.size())
-                             ? " (" + std::to_string(refs[k].costs.size() - ref_ok[k]) + " not ok)"
-                             : ""));
-        total.push_back(fixed(ref_en[k], 1));
-      } else {
-        total.push_back(ref_ok[k] ? fixed(static_cast<double>(ref_rt[k]) /
-                                              static_cast<double>(std::max<int64_t>(1, ours_rt[k])),
-                                          2)
-                                  : "-");
-      }
-    }
-    t.add(total);
-    std::cout << "\nper layer (samples: '=N' reuses distinct layer N's search"
-              << (refs.empty() || a.wide ? ""
-                                         : ";\nTEMPLATE x: its cycles / the searched cycles, '-' "
-                                           "where it cannot map the layer (why: --wide or --json)")
-              << "):\n"
-              << t.str(a.wide ? 0 : kColumns);
-    if (!res.skipped.empty())
-      std::cout << "skipped " << res.skipped.size()
-                << " layers without MACs (softmax, norms, activations, ...)\n";
-    if (o.warm_start) {
-      int64_t cold = 0, warm = 0, n = 0, faster = 0;
-      for (const auto& lo : res.layers)
-        if (!lo.reused && lo.cold_samples_to_target >= 0) {
-          ++n;
-          cold += lo.cold_samples_to_target;
-          const int64_t w = lo.warm_samples_to_target >= 0 ? lo.warm_samples_to_target : o.budget;
-          warm += w;
-          faster += w < lo.cold_samples_to_target;
-        }
-      if (n)
-        std::cout << "warm-start: samples to reach the cold search's best, summed over " << n
-                  << " distinct layers: cold " << with_commas(cold) << ", warm "
-                  << with_commas(warm) << " (" << faster << " layers faster)\n";
+  std::cout << "\nbeside the built-in dataflow templates (same buffer rule), on the layers each "
+               "can map:\n"
+            << c.str();
+}
+
+// Per layer. Default: the search's result and, per template, its cycles / ours (the template's
+// status when it cannot map the layer); --wide: every column. Energy in uJ by default
+// (narrower), nJ with --wide (as in the JSON).
+void print_layers(const Report& r) {
+  const MapArgs& a = r.a;
+  const Totals& tot = r.tot;
+  std::vector<std::string> header = {"#", "layer", "dims", "cycles", a.wide ? "nJ" : "uJ"};
+  if (a.wide) header.push_back("PEs");
+  header.insert(header.end(), {"util %", "samples"});
+  for (const Ref& ref : r.refs) {
+    if (a.wide) {
+      header.push_back(ref.name + " cycles");
+      header.push_back(ref.name + " nJ");
+    } else {
+      header.push_back(ref.name + " x");
     }
   }
+  Table t(header);
+  for (size_t i = 0; i < r.res.layers.size(); ++i) {
+    const auto& lo = r.res.layers[i];
+    const cost::Cost& c = lo.cost;
+    std::vector<std::string> row = {
+        std::to_string(i), lo.layer.name,
+        a.wide ? layer_dims_text(lo.layer) : layer_dims_short(lo.layer),
+        c.ok() ? with_commas(c.runtime_cycles) : std::string(cost::status_name(c.status)),
+        c.ok() ? fixed(a.wide ? c.energy_nj : c.energy_nj / 1e3, a.wide ? 1 : 2) : "-"};
+    if (a.wide) row.push_back(c.ok() ? with_commas(c.pes_used) : "-");
+    row.push_back(c.ok() ? fixed(utilisation_pct(c, r.hw), 1) : "-");
+    row.push_back(lo.reused ? "=" + std::to_string(lo.unique) : with_commas(lo.samples));
+    for (const Ref& ref : r.refs) {
+      const cost::Cost& rc = ref.costs[i];
+      const std::string status(cost::status_name(rc.status));
+      if (a.wide) {
+        row.push_back(rc.ok() ? with_commas(rc.runtime_cycles) : status);
+        row.push_back(rc.ok() ? fixed(rc.energy_nj, 1) : "-");
+      } else {
+        row.push_back(!rc.ok() || !c.ok()
+                          ? "-"
+                          : fixed(static_cast<double>(rc.runtime_cycles) /
+                                      static_cast<double>(std::max<int64_t>(1, c.runtime_cycles)),
+                                  2));
+      }
+    }
+    t.add(row);
+  }
+  std::vector<std::string> total = {"", "total", "", with_commas(tot.runtime),
+                                    fixed(a.wide ? tot.energy : tot.energy / 1e3, a.wide ? 1 : 2)};
+  if (a.wide) total.push_back("");
+  total.insert(total.end(), {fixed(tot.geo_util, 1), ""});
+  for (size_t k = 0; k < r.refs.size(); ++k) {
+    if (a.wide) {
+      total.push_back(
+          with_commas(tot.ref_rt[k]) +
+          (tot.ref_ok[k] < static_cast<int64_t>(r.refs[k].costs.size())
+               ? " (" + std::to_string(r.refs[k].costs.size() - tot.ref_ok[k]) + " not ok)"
+               : ""));
+      total.push_back(fixed(tot.ref_en[k], 1));
+    } else {
+      total.push_back(tot.ref_ok[k]
+                          ? fixed(static_cast<double>(tot.ref_rt[k]) /
+                                      static_cast<double>(std::max<int64_t>(1, tot.ours_rt[k])),
+                                  2)
+                          : "-");
+    }
+  }
+  t.add(total);
+  std::cout << "\nper layer (samples: '=N' reuses distinct layer N's search"
+            << (r.refs.empty() || a.wide ? ""
+                                         : ";\nTEMPLATE x: its cycles / the searched cycles, '-' "
+                                           "where it cannot map the layer (why: --wide or --json)")
+            << "):\n"
+            << t.str(a.wide ? 0 : kColumns);
+  if (!r.res.skipped.empty())
+    std::cout << "skipped " << r.res.skipped.size()
+              << " layers without MACs (softmax, norms, activations, ...)\n";
+}
 
+// Warm start: samples to reach the cold search's best, cold and warm, over the distinct layers
+// where the cold search reached its target (a warm search that never did counts its budget).
+struct WarmStartSums {
+  int64_t cold = 0, warm = 0, layers = 0, faster = 0;
+};
+WarmStartSums warm_start_sums(const mp::ModelOutcome& res, int64_t budget) {
+  WarmStartSums s;
+  for (const auto& lo : res.layers)
+    if (!lo.reused && lo.cold_samples_to_target >= 0) {
+      ++s.layers;
+      s.cold += lo.cold_samples_to_target;
+      const int64_t w = lo.warm_samples_to_target >= 0 ? lo.warm_samples_to_target : budget;
+      s.warm += w;
+      s.faster += w < lo.cold_samples_to_target;
+    }
+  return s;
+}
+
+// --emit-m (MAESTRO files of the searched mappings and the accelerator) and --mapping-db-out.
+void write_outputs(const MapArgs& a, const mp::ModelOutcome& res, const arch::Arch& hw,
+                   const std::string& model_name) {
   if (!a.emit_m.empty()) {  // every check before the first byte is written
     std::vector<io::MappedLayer> mapped;
     for (const auto& lo : res.layers) mapped.push_back({lo.layer, lo.mapping});
@@ -337,96 +374,133 @@ void run_map(const MapArgs& a) {
       if (!lo.reused && lo.fitness < search::kInfeasible) db.push_back({lo.layer, lo.decoded});
     mp::write_mapping_db(db, a.mapping_db_out);
   }
-  if (a.json.empty()) return require_some_feasible(res, a.hw);
+}
 
-  nlohmann::json jl = nlohmann::json::array();
-  for (size_t i = 0; i < res.layers.size(); ++i) {
-    const auto& lo = res.layers[i];
-    const cost::Cost& c = lo.cost;
-    nlohmann::json j = {{"name", lo.layer.name},
-                        {"status", std::string(cost::status_name(c.status))},
-                        {"runtime_cycles", c.runtime_cycles},
-                        {"energy_nj", c.energy_nj},
-                        {"macs", c.macs},
-                        {"samples", lo.samples},
-                        {"mapping", mp::mapping_text(lo.mapping)},
-                        {"pes_used", c.pes_used},
-                        {"pe_utilization_pct", utilisation_pct(c, hw)},
-                        {"l1_bytes", c.l1_bytes},
-                        {"l2_bytes", c.l2_bytes},
-                        {"fitness", lo.fitness},
-                        {"levels", mp::decoded_to_json(lo.decoded).size()},
-                        {"reused", lo.reused},
-                        {"distinct_index", lo.unique},
-                        {"samples_to_5pct", lo.samples_to_5pct}};
-    if (!c.ok()) j["reason"] = c.reason;
-    if (!refs.empty()) {
-      nlohmann::json d = nlohmann::json::object();
-      for (const Ref& r : refs)
-        d[r.name] = {{"status", std::string(cost::status_name(r.costs[i].status))},
-                     {"runtime_cycles", r.costs[i].runtime_cycles},
-                     {"energy_nj", r.costs[i].energy_nj}};
-      j["dataflows"] = d;
-    }
-    if (o.warm_start && !lo.reused)
-      j["warm_start"] = {{"cold_fitness", lo.cold_fitness},
-                         {"cold_samples_to_target", lo.cold_samples_to_target},
-                         {"warm_samples_to_target", lo.warm_samples_to_target}};
-    if (!lo.regrets.empty()) {
-      nlohmann::json rg = nlohmann::json::array();
-      for (const auto& r : lo.regrets)
-        rg.push_back({{"density", r.density},
-                      {"robust", r.robust},
-                      {"alone", r.alone},
-                      {"regret_pct", 100.0 * r.regret}});
-      j["density_regret"] = rg;
-    }
-    jl.push_back(j);
+// One layer's JSON object.
+nlohmann::json layer_json(const Report& r, size_t i) {
+  const auto& lo = r.res.layers[i];
+  const cost::Cost& c = lo.cost;
+  nlohmann::json j = {{"name", lo.layer.name},
+                      {"status", std::string(cost::status_name(c.status))},
+                      {"runtime_cycles", c.runtime_cycles},
+                      {"energy_nj", c.energy_nj},
+                      {"macs", c.macs},
+                      {"samples", lo.samples},
+                      {"mapping", mp::mapping_text(lo.mapping)},
+                      {"pes_used", c.pes_used},
+                      {"pe_utilization_pct", utilisation_pct(c, r.hw)},
+                      {"l1_bytes", c.l1_bytes},
+                      {"l2_bytes", c.l2_bytes},
+                      {"fitness", lo.fitness},
+                      {"levels", mp::decoded_to_json(lo.decoded).size()},
+                      {"reused", lo.reused},
+                      {"distinct_index", lo.unique},
+                      {"samples_to_5pct", lo.samples_to_5pct}};
+  if (!c.ok()) j["reason"] = c.reason;
+  if (!r.refs.empty()) {
+    nlohmann::json d = nlohmann::json::object();
+    for (const Ref& ref : r.refs)
+      d[ref.name] = {{"status", std::string(cost::status_name(ref.costs[i].status))},
+                     {"runtime_cycles", ref.costs[i].runtime_cycles},
+                     {"energy_nj", ref.costs[i].energy_nj}};
+    j["dataflows"] = d;
   }
-  nlohmann::json j = {{"model", model_name},
+  if (r.o.warm_start && !lo.reused)
+    j["warm_start"] = {{"cold_fitness", lo.cold_fitness},
+                       {"cold_samples_to_target", lo.cold_samples_to_target},
+                       {"warm_samples_to_target", lo.warm_samples_to_target}};
+  if (!lo.regrets.empty()) {
+    nlohmann::json rg = nlohmann::json::array();
+    for (const auto& g : lo.regrets)
+      rg.push_back({{"density", g.density},
+                    {"robust", g.robust},
+                    {"alone", g.alone},
+                    {"regret_pct", 100.0 * g.regret}});
+    j["density_regret"] = rg;
+  }
+  return j;
+}
+
+// The run's JSON: settings, layers, totals, references, warm start.
+nlohmann::json map_json(const Report& r) {
+  const MapArgs& a = r.a;
+  const Totals& tot = r.tot;
+  nlohmann::json jl = nlohmann::json::array();
+  for (size_t i = 0; i < r.res.layers.size(); ++i) jl.push_back(layer_json(r, i));
+  nlohmann::json j = {{"model", r.model_name},
                       {"algo", a.algo},
-                      {"hw", hw.name},
+                      {"hw", r.hw.name},
                       {"objective", a.objective},
-                      {"budget", o.budget},
-                      {"seed", o.seed},
+                      {"budget", r.o.budget},
+                      {"seed", r.o.seed},
                       {"levels", a.levels},
-                      {"constraint", mp::constraint_name(o.space.constraint)},
+                      {"constraint", mp::constraint_name(r.o.space.constraint)},
                       {"divisors_only", a.divisors_only},
                       {"maestro_compatible", a.maestro_compatible},
                       {"layers", jl},
                       {"total",
-                       {{"runtime_cycles", runtime},
-                        {"energy_nj", energy},
-                        {"macs", macs},
-                        {"layers", res.layers.size()},
-                        {"layers_ok", ok},
-                        {"distinct_layers", res.unique_layers},
-                        {"pe_utilization_geomean_pct", geo_util}}}};
+                       {{"runtime_cycles", tot.runtime},
+                        {"energy_nj", tot.energy},
+                        {"macs", tot.macs},
+                        {"layers", r.res.layers.size()},
+                        {"layers_ok", tot.ok},
+                        {"distinct_layers", r.res.unique_layers},
+                        {"pe_utilization_geomean_pct", tot.geo_util}}}};
   if (a.algo == "bo") j["bo_sample_cap"] = search::kBoSampleCap;
-  if (!res.skipped.empty()) j["skipped"] = res.skipped;
-  if (!refs.empty()) {
+  if (!r.res.skipped.empty()) j["skipped"] = r.res.skipped;
+  if (!r.refs.empty()) {
     nlohmann::json d = nlohmann::json::object();
-    for (size_t k = 0; k < refs.size(); ++k)
-      d[refs[k].name] = {{"runtime_cycles", ref_rt[k]},
-                         {"energy_nj", ref_en[k]},
-                         {"layers_ok", ref_ok[k]},
-                         {"searched_runtime_cycles_same_layers", ours_rt[k]}};
+    for (size_t k = 0; k < r.refs.size(); ++k)
+      d[r.refs[k].name] = {{"runtime_cycles", tot.ref_rt[k]},
+                           {"energy_nj", tot.ref_en[k]},
+                           {"layers_ok", tot.ref_ok[k]},
+                           {"searched_runtime_cycles_same_layers", tot.ours_rt[k]}};
     j["dataflows_total"] = d;
   }
-  if (o.warm_start) {
-    int64_t cold = 0, warm = 0, n = 0;
-    for (const auto& lo : res.layers)
-      if (!lo.reused && lo.cold_samples_to_target >= 0) {
-        ++n;
-        cold += lo.cold_samples_to_target;
-        warm += lo.warm_samples_to_target >= 0 ? lo.warm_samples_to_target : o.budget;
-      }
-    j["warm_start"] = {{"layers", n},
-                       {"cold_samples_to_target", cold},
-                       {"warm_samples_to_target", warm},
-                       {"mapping_db_entries", o.mapping_db.size()}};
+  if (r.o.warm_start) {
+    const WarmStartSums w = warm_start_sums(r.res, r.o.budget);
+    j["warm_start"] = {{"layers", w.layers},
+                       {"cold_samples_to_target", w.cold},
+                       {"warm_samples_to_target", w.warm},
+                       {"mapping_db_entries", r.o.mapping_db.size()}};
   }
-  write_json(j, a.json);
+  return j;
+}
+
+void run_map(const MapArgs& a) {
+  search::MpiSession mpi;  // before any thread; only the root prints and writes
+  const bool root = mpi.is_root();
+  mp::MapperOptions o = mapper_options(a);
+  const arch::Arch hw = io::load_arch(a.hw);
+  std::string model_name;
+  const std::vector<workload::Layer> layers = load_layers(a, root, model_name);
+
+  const bool bar = root && !a.quiet && isatty(2);
+  if (bar) o.progress = show_progress;
+  const auto t0 = std::chrono::steady_clock::now();
+  const mp::ModelOutcome res = mp::map_layers(layers, hw, o);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (bar) std::fprintf(stderr, "\n");
+  if (!root) return;
+
+  const std::vector<Ref> refs =
+      a.compare ? reference_costs(a, res, hw, o.sparsity) : std::vector<Ref>{};
+  const Totals tot = totals(res, refs, hw);
+  const Report report{a, o, res, refs, tot, hw, model_name};
+  if (a.json != "-") {
+    print_summary(report, wall);
+    print_layers(report);
+    if (o.warm_start) {
+      const WarmStartSums w = warm_start_sums(res, o.budget);
+      if (w.layers)
+        std::cout << "warm-start: samples to reach the cold search's best, summed over " << w.layers
+                  << " distinct layers: cold " << with_commas(w.cold) << ", warm "
+                  << with_commas(w.warm) << " (" << w.faster << " layers faster)\n";
+    }
+  }
+  write_outputs(a, res, hw, model_name);
+  if (a.json.empty()) return require_some_feasible(res, a.hw);
+  write_json(map_json(report), a.json);
   require_some_feasible(res, a.hw);
 }
 

@@ -64,12 +64,9 @@ struct Run {  // one (algo, budget, seed) over every distinct layer
   std::vector<std::vector<double>> history;  // per distinct layer (kept for samples-to-5%)
 };
 
-void run_mse(const MseArgs& a) {
-  search::MpiSession mpi;
-  const bool root = mpi.is_root();
-  const std::vector<std::string> models = split_list(a.models), algos = split_list(a.algos);
+std::vector<int64_t> parse_budgets(const std::string& text) {
   std::vector<int64_t> budgets;
-  for (const auto& b : split_list(a.budgets)) {
+  for (const auto& b : split_list(text)) {
     try {
       budgets.push_back(std::stoll(b));
     } catch (...) {
@@ -78,18 +75,13 @@ void run_mse(const MseArgs& a) {
     if (budgets.back() < 1)
       throw InputError({"<flag --budgets>", 0, 0}, "expected positive sample counts");
   }
-  if (models.empty() || algos.empty() || budgets.empty())
-    throw InputError({"<flags>", 0, 0}, "expected --models, --algos and --budgets lists");
-  if (a.seeds < 1) throw InputError({"<flag --seeds>", 0, 0}, "expected at least 1 seed");
-  for (const auto& al : algos) mp::check_algo(al);
-  const mp::Objective objective = mp::parse_objective(a.objective);
-  const arch::Arch hw = io::load_arch(a.hw);
-  if (!a.plot.empty() && !ends_with(a.plot, ".png") && !ends_with(a.plot, ".svg"))
-    throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
+  return budgets;
+}
 
-  // The distinct GEMM-class layers of every model (the first max_layers of each).
-  std::vector<workload::Layer> layers;
-  std::vector<std::string> layer_model;
+// The distinct GEMM-class layers of every model (the first max_layers of each), with the model
+// each comes from.
+void study_layers(const std::vector<std::string>& models, const arch::Arch& hw, int max_layers,
+                  std::vector<workload::Layer>& layers, std::vector<std::string>& layer_model) {
   for (const auto& name : models) {
     const workload::Model m = load_model(name, {});
     std::vector<workload::Layer> gemm;
@@ -103,123 +95,196 @@ void run_mse(const MseArgs& a) {
     int taken = 0;
     for (const auto& lo : o.layers) {
       if (lo.reused) continue;
-      if (a.max_layers > 0 && taken >= a.max_layers) break;
+      if (max_layers > 0 && taken >= max_layers) break;
       layers.push_back(lo.layer);
       layer_model.push_back(m.name);
       ++taken;
     }
   }
+}
+
+// One (algo, budget, seed) over every layer: best per layer, curves at curve_points(budget)
+// (a curve stops past the samples it ran: BO's cap), histories and wall time.
+Run run_one(const MseArgs& a, mp::Objective objective, const std::string& algo, int64_t b, int s,
+            const std::vector<workload::Layer>& layers, const arch::Arch& hw, bool root) {
+  mp::MapperOptions o;
+  o.algo = algo;
+  o.budget = b;
+  o.seed = a.seed + static_cast<uint64_t>(s);
+  o.threads = a.threads;
+  o.objective = objective;
+  o.space.max_levels = a.levels;
+  o.space.maestro_compatible = a.maestro_compatible;
+  o.keep_history = true;
+  o.population = a.population;
+  o.mutation_rate = a.mutation_rate;
+  if (root && !a.quiet && isatty(fileno(stderr)))  // progress: on a terminal only
+    std::cerr << "mse: " << algo << " budget " << b << " seed " << o.seed << " (" << layers.size()
+              << " layers)\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const mp::ModelOutcome res = mp::map_layers(layers, hw, o);
+  Run r;
+  r.algo = algo;
+  r.budget = b;
+  r.seed = s;
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::vector<int64_t> pts = curve_points(b);
+  for (const auto& lo : res.layers) {
+    r.best.push_back(lo.fitness);
+    std::vector<double> c;
+    for (int64_t p : pts) {
+      const auto& h = lo.history;
+      c.push_back(h.empty() || p > static_cast<int64_t>(h.size()) ? search::kInfeasible
+                                                                  : h[static_cast<size_t>(p - 1)]);
+    }
+    r.curve.push_back(std::move(c));
+    r.history.push_back(lo.history);
+  }
+  return r;
+}
+
+// One row of the study: an algorithm at one budget, over its seeds and the layers some method
+// found feasible.
+struct Row {
+  std::string algo;
+  int64_t budget = 0;
+  double geomean = 0;
+  double median_samples = -1;  // samples to within 5% (median over layers x seeds)
+  double reached_pct = 0;
+  double wall_s = 0;  // per seed, mean
+  std::vector<int64_t> points;
+  std::vector<double> curve;  // geomean of best-so-far / best at points (NaN: infeasible)
+};
+
+// The row of (algo, b) against `best` (the best any method found, per layer); false when no
+// layer is feasible for any method.
+bool summarise(const std::string& algo, int64_t b, const std::vector<Run>& runs,
+               const std::vector<double>& best, Row& row) {
+  const size_t nl = best.size();
+  row.algo = algo;
+  row.budget = b;
+  row.points = curve_points(b);
+  double lg = 0;
+  int64_t n = 0, reached = 0;
+  std::vector<double> samples;
+  std::vector<double> clog(row.points.size(), 0);
+  std::vector<bool> cbad(row.points.size(), false);
+  int nruns = 0;
+  for (const Run& r : runs) {
+    if (r.algo != algo || r.budget != b) continue;
+    ++nruns;
+    row.wall_s += r.wall_s;
+    for (size_t i = 0; i < nl; ++i) {
+      if (best[i] >= search::kInfeasible) continue;
+      const double ratio = r.best[i] >= search::kInfeasible ? 1e3 : r.best[i] / best[i];
+      lg += std::log(ratio);
+      ++n;
+      int64_t s = -1;
+      for (size_t k = 0; k < r.history[i].size(); ++k)
+        if (r.history[i][k] <= best[i] * 1.05) {
+          s = static_cast<int64_t>(k) + 1;
+          break;
+        }
+      if (s >= 0) ++reached;
+      samples.push_back(s >= 0 ? static_cast<double>(s) : 1e300);
+      for (size_t p = 0; p < row.points.size(); ++p) {
+        if (r.curve[i][p] >= search::kInfeasible)
+          cbad[p] = true;
+        else
+          clog[p] += std::log(r.curve[i][p] / best[i]);
+      }
+    }
+  }
+  if (n == 0) return false;
+  row.geomean = std::exp(lg / static_cast<double>(n));
+  std::sort(samples.begin(), samples.end());
+  const double med = samples[samples.size() / 2];
+  row.median_samples = med >= 1e300 ? -1 : med;
+  row.reached_pct = 100.0 * static_cast<double>(reached) / static_cast<double>(n);
+  row.wall_s /= std::max(1, nruns);
+  for (size_t p = 0; p < row.points.size(); ++p)
+    row.curve.push_back(cbad[p] ? std::nan("") : std::exp(clog[p] / static_cast<double>(n)));
+  return true;
+}
+
+// --csv (every curve) and --plot (one curve per algorithm at the largest budget, with its data
+// file and gnuplot script beside it).
+void write_curves(const MseArgs& a, const std::vector<Row>& rows, int64_t bmax,
+                  const arch::Arch& hw, const std::string& cap) {
+  const std::string csv = !a.csv.empty() ? a.csv : a.plot + ".csv";
+  std::ofstream out(csv);
+  out << "algo,budget,samples,geomean_ratio\n";
+  for (const Row& r : rows)
+    for (size_t p = 0; p < r.points.size(); ++p)
+      if (!std::isnan(r.curve[p]))
+        out << r.algo << "," << r.budget << "," << r.points[p] << "," << r.curve[p] << "\n";
+  if (!out) throw InputError({csv, 0, 0}, "cannot write the CSV");
+  out.close();
+  if (a.plot.empty()) return;
+  const std::string data = a.plot + ".dat";
+  std::ofstream d(data);
+  std::vector<std::string> names;
+  for (const Row& r : rows) {
+    if (r.budget != bmax) continue;
+    names.push_back(r.algo);
+    d << "# " << r.algo << "\n";
+    for (size_t p = 0; p < r.points.size(); ++p)
+      if (!std::isnan(r.curve[p])) d << r.points[p] << " " << r.curve[p] << "\n";
+    d << "\n\n";
+  }
+  d.close();
+  if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
+  std::ostringstream gp;
+  gp << io::gnuplot_header(a.plot) << "set title "
+     << io::gnuplot_quote("Convergence on " + hw.name + " (geomean over layers; " + cap + ")")
+     << " noenhanced\nset xlabel 'samples'\nset ylabel 'latency / best found'\n"
+     << "set logscale x\nset logscale y\nset grid\nset key right top\nplot ";
+  for (size_t i = 0; i < names.size(); ++i)
+    gp << (i ? ", " : "") << io::gnuplot_quote(data) << " index " << i
+       << " using 1:2 with lines lw 2 title " << io::gnuplot_quote(names[i]);
+  gp << "\n";
+  io::render_gnuplot(gp.str(), a.plot + ".gp", data);
+}
+
+void run_mse(const MseArgs& a) {
+  search::MpiSession mpi;
+  const bool root = mpi.is_root();
+  const std::vector<std::string> models = split_list(a.models), algos = split_list(a.algos);
+  const std::vector<int64_t> budgets = parse_budgets(a.budgets);
+  if (models.empty() || algos.empty() || budgets.empty())
+    throw InputError({"<flags>", 0, 0}, "expected --models, --algos and --budgets lists");
+  if (a.seeds < 1) throw InputError({"<flag --seeds>", 0, 0}, "expected at least 1 seed");
+  for (const auto& al : algos) mp::check_algo(al);
+  const mp::Objective objective = mp::parse_objective(a.objective);
+  const arch::Arch hw = io::load_arch(a.hw);
+  if (!a.plot.empty() && !ends_with(a.plot, ".png") && !ends_with(a.plot, ".svg"))
+    throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
+
+  std::vector<workload::Layer> layers;
+  std::vector<std::string> layer_model;
+  study_layers(models, hw, a.max_layers, layers, layer_model);
   const size_t nl = layers.size();
 
   std::vector<Run> runs;
   for (const auto& algo : algos)
     for (int64_t b : budgets)
-      for (int s = 0; s < a.seeds; ++s) {
-        mp::MapperOptions o;
-        o.algo = algo;
-        o.budget = b;
-        o.seed = a.seed + static_cast<uint64_t>(s);
-        o.threads = a.threads;
-        o.objective = objective;
-        o.space.max_levels = a.levels;
-        o.space.maestro_compatible = a.maestro_compatible;
-        o.keep_history = true;
-        o.population = a.population;
-        o.mutation_rate = a.mutation_rate;
-        if (root && !a.quiet && isatty(fileno(stderr)))  // progress: on a terminal only
-          std::cerr << "mse: " << algo << " budget " << b << " seed " << o.seed << " (" << nl
-                    << " layers)\n";
-        const auto t0 = std::chrono::steady_clock::now();
-        const mp::ModelOutcome res = mp::map_layers(layers, hw, o);
-        Run r;
-        r.algo = algo;
-        r.budget = b;
-        r.seed = s;
-        r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const std::vector<int64_t> pts = curve_points(b);
-        for (const auto& lo : res.layers) {
-          r.best.push_back(lo.fitness);
-          std::vector<double> c;
-          for (int64_t p : pts) {
-            const auto& h = lo.history;
-            // Past the samples it ran (BO's cap), a curve stops.
-            c.push_back(h.empty() || p > static_cast<int64_t>(h.size())
-                            ? search::kInfeasible
-                            : h[static_cast<size_t>(p - 1)]);
-          }
-          r.curve.push_back(std::move(c));
-          r.history.push_back(lo.history);
-        }
-        runs.push_back(std::move(r));
-      }
+      for (int s = 0; s < a.seeds; ++s)
+        runs.push_back(run_one(a, objective, algo, b, s, layers, hw, root));
   if (!root) return;
 
   // The best any method found, per layer.
   std::vector<double> best(nl, search::kInfeasible);
   for (const Run& r : runs)
     for (size_t i = 0; i < nl; ++i) best[i] = std::min(best[i], r.best[i]);
-
-  struct Row {
-    std::string algo;
-    int64_t budget = 0;
-    double geomean = 0;
-    double median_samples = -1;  // samples to within 5% (median over layers x seeds)
-    double reached_pct = 0;
-    double wall_s = 0;  // per seed, mean
-    std::vector<int64_t> points;
-    std::vector<double> curve;  // geomean of best-so-far / best at points (NaN: infeasible)
-  };
   std::vector<Row> rows;
   for (const auto& algo : algos)
     for (int64_t b : budgets) {
       Row row;
-      row.algo = algo;
-      row.budget = b;
-      row.points = curve_points(b);
-      double lg = 0;
-      int64_t n = 0, reached = 0;
-      std::vector<double> samples;
-      std::vector<double> clog(row.points.size(), 0);
-      std::vector<bool> cbad(row.points.size(), false);
-      int nruns = 0;
-      for (const Run& r : runs) {
-        if (r.algo != algo || r.budget != b) continue;
-        ++nruns;
-        row.wall_s += r.wall_s;
-        for (size_t i = 0; i < nl; ++i) {
-          if (best[i] >= search::kInfeasible) continue;
-          const double ratio = r.best[i] >= search::kInfeasible ? 1e3 : r.best[i] / best[i];
-          lg += std::log(ratio);
-          ++n;
-          int64_t s = -1;
-          for (size_t k = 0; k < r.history[i].size(); ++k)
-            if (r.history[i][k] <= best[i] * 1.05) {
-              s = static_cast<int64_t>(k) + 1;
-              break;
-            }
-          if (s >= 0) ++reached;
-          samples.push_back(s >= 0 ? static_cast<double>(s) : 1e300);
-          for (size_t p = 0; p < row.points.size(); ++p) {
-            if (r.curve[i][p] >= search::kInfeasible)
-              cbad[p] = true;
-            else
-              clog[p] += std::log(r.curve[i][p] / best[i]);
-          }
-        }
-      }
-      if (n == 0) continue;
-      row.geomean = std::exp(lg / static_cast<double>(n));
-      std::sort(samples.begin(), samples.end());
-      const double med = samples[samples.size() / 2];
-      row.median_samples = med >= 1e300 ? -1 : med;
-      row.reached_pct = 100.0 * static_cast<double>(reached) / static_cast<double>(n);
-      row.wall_s /= std::max(1, nruns);
-      for (size_t p = 0; p < row.points.size(); ++p)
-        row.curve.push_back(cbad[p] ? std::nan("") : std::exp(clog[p] / static_cast<double>(n)));
-      rows.push_back(std::move(row));
+      if (summarise(algo, b, runs, best, row)) rows.push_back(std::move(row));
     }
 
   const std::string cap = "bo capped at " + with_commas(search::kBoSampleCap) + " samples";
+  const int64_t bmax = *std::max_element(budgets.begin(), budgets.end());
   Table t({"algo", "budget", "geomean latency / best", "samples to 5% (median)", "reached 5% %",
            "wall s / seed"});
   for (const Row& r : rows)
@@ -229,51 +294,14 @@ void run_mse(const MseArgs& a) {
   std::cout << "map-space exploration on " << hw.name << " (" << hw.num_pes << " PEs), "
             << a.objective << ", " << nl << " distinct layers of " << a.models << ", " << a.seeds
             << " seeds"
-            << (*std::max_element(budgets.begin(), budgets.end()) > search::kBoSampleCap &&
+            << (bmax > search::kBoSampleCap &&
                         std::find(algos.begin(), algos.end(), "bo") != algos.end()
                     ? "\n" + cap
                     : std::string())
             << "\n"
             << t.str();
 
-  if (!a.csv.empty() || !a.plot.empty()) {
-    const std::string csv = !a.csv.empty() ? a.csv : a.plot + ".csv";
-    std::ofstream out(csv);
-    out << "algo,budget,samples,geomean_ratio\n";
-    for (const Row& r : rows)
-      for (size_t p = 0; p < r.points.size(); ++p)
-        if (!std::isnan(r.curve[p]))
-          out << r.algo << "," << r.budget << "," << r.points[p] << "," << r.curve[p] << "\n";
-    if (!out) throw InputError({csv, 0, 0}, "cannot write the CSV");
-    out.close();
-    if (!a.plot.empty()) {
-      // One data block per algorithm at the largest budget.
-      const int64_t bmax = *std::max_element(budgets.begin(), budgets.end());
-      const std::string data = a.plot + ".dat";
-      std::ofstream d(data);
-      std::vector<std::string> names;
-      for (const Row& r : rows) {
-        if (r.budget != bmax) continue;
-        names.push_back(r.algo);
-        d << "# " << r.algo << "\n";
-        for (size_t p = 0; p < r.points.size(); ++p)
-          if (!std::isnan(r.curve[p])) d << r.points[p] << " " << r.curve[p] << "\n";
-        d << "\n\n";
-      }
-      d.close();
-      if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
-      std::ostringstream gp;
-      gp << io::gnuplot_header(a.plot) << "set title "
-         << io::gnuplot_quote("Convergence on " + hw.name + " (geomean over layers; " + cap + ")")
-         << " noenhanced\nset xlabel 'samples'\nset ylabel 'latency / best found'\n"
-         << "set logscale x\nset logscale y\nset grid\nset key right top\nplot ";
-      for (size_t i = 0; i < names.size(); ++i)
-        gp << (i ? ", " : "") << io::gnuplot_quote(data) << " index " << i
-           << " using 1:2 with lines lw 2 title " << io::gnuplot_quote(names[i]);
-      gp << "\n";
-      io::render_gnuplot(gp.str(), a.plot + ".gp", data);
-    }
-  }
+  if (!a.csv.empty() || !a.plot.empty()) write_curves(a, rows, bmax, hw, cap);
   if (a.json.empty()) return;
   nlohmann::json jr = nlohmann::json::array();
   for (const Row& r : rows)

@@ -104,32 +104,148 @@ void render_plot(const std::string& path, const std::vector<double>& sparsities,
   io::render_gnuplot(gp.str(), path + ".gp", data);
 }
 
-void run(const Options& o) {
+// The shapes to study: the --weights matrix (with --n columns of B), or --shapes.
+std::vector<GemmShape> study_shapes(const Options& o, DenseMatrix& given) {
+  if (o.weights.empty()) return parse_shapes(o.shapes);
+  given = ends_with(o.weights, ".npy") ? read_npy(o.weights)
+          : ends_with(o.weights, ".mtx")
+              ? read_mtx_dense(o.weights)
+              : throw InputError({o.weights, 0, 0}, "expected a .npy or .mtx file");
+  if (o.n < 1) throw InputError({"<flag --n>", 0, 0}, "must be >= 1");
+  return {{given.rows, given.cols, o.n, o.weights}};
+}
+
+// What was measured: per shape, sparsity and V (V = 1: unstructured, CSR), and the dense time.
+struct Study {
   std::vector<GemmShape> shapes;
-  DenseMatrix given;
-  if (!o.weights.empty()) {
-    given = ends_with(o.weights, ".npy") ? read_npy(o.weights)
-            : ends_with(o.weights, ".mtx")
-                ? read_mtx_dense(o.weights)
-                : throw InputError({o.weights, 0, 0}, "expected a .npy or .mtx file");
-    if (o.n < 1) throw InputError({"<flag --n>", 0, 0}, "must be >= 1");
-    shapes.push_back({given.rows, given.cols, o.n, o.weights});
-  } else {
-    shapes = parse_shapes(o.shapes);
+  std::vector<int> vs;  // column-vector lengths, without 1
+  std::vector<double> sparsities;
+  std::vector<Point> points;
+  const Point& find(size_t si, double s, int v) const {
+    for (const Point& p : points)
+      if (p.shape == si && p.sparsity == s && p.v == v) return p;
+    SPARSEMAP_ASSERT(false);
+    return points.front();
   }
-  std::vector<int> vs = parse_list<int>(o.vs, "--v");
-  vs.erase(std::remove(vs.begin(), vs.end(), 1), vs.end());  // V = 1 is the unstructured run
-  for (int v : vs)
+};
+
+// One shape: dense sgemm timed before and after the sparse runs (so slow drifts hit both
+// alike), then every sparsity x V; appends the points.
+void measure_shape(const Options& o, size_t si, const DenseMatrix& given, int threads, Study& st) {
+  const GemmShape& sh = st.shapes[si];
+  const KernelOptions kopt{threads, Isa::Auto};
+  const DenseMatrix w = given.rows ? given : random_normal(sh.m, sh.k, o.seed + 2 * si);
+  const DenseMatrix b = random_normal(sh.k, sh.n, o.seed + 2 * si + 1);
+  DenseMatrix c(sh.m, sh.n);
+  auto dense = [&] { sgemm_openblas(w.view(), b.view(), c.view(), threads); };
+  Timing d1 = time_ms(dense, 5, o.min_ms);
+  quiesce(200);
+  std::vector<Point> mine;
+  for (double s : st.sparsities) {
+    std::vector<int> all{1};
+    all.insert(all.end(), st.vs.begin(), st.vs.end());
+    for (int v : all) {
+      const Mask mask = v == 1 ? magnitude_mask(w.view(), s) : column_vector_mask(w.view(), v, s);
+      const AnySparse a = v == 1 ? AnySparse(csr_from_dense(w.view(), &mask))
+                                 : AnySparse(cvse_from_dense(w.view(), v, &mask));
+      const SpmmRun r = run_spmm(a, b.view(), kopt, o.min_ms, 5);
+      mine.push_back({si, s, v, r.timing.median_ms, 0, relative_error(w.view(), mask)});
+    }
+  }
+  quiesce(20);
+  Timing d2 = time_ms(dense, 5, o.min_ms);
+  quiesce(200);
+  std::vector<double> all = d1.samples_ms;
+  all.insert(all.end(), d2.samples_ms.begin(), d2.samples_ms.end());
+  const double dense_ms = median(all);
+  for (Point& p : mine) {
+    p.dense_ms = dense_ms;
+    st.points.push_back(p);
+  }
+  if (o.json != "-")
+    std::cerr << "  " << sh.m << "x" << sh.k << "x" << sh.n << ": dense " << fixed(dense_ms, 3)
+              << " ms\n";
+}
+
+// Aggregates at sparsity s: geomean speedup over dense per V (into geo), the best V, its gain
+// over unstructured, and the adaptive choice per shape (costs = the measured times of that
+// shape). Adds a table row; returns the JSON.
+nlohmann::json summarise_sparsity(const Options& o, const Study& st, double s,
+                                  std::map<int, std::map<double, double>>& geo, Table& table) {
+  std::vector<int> all{1};
+  all.insert(all.end(), st.vs.begin(), st.vs.end());
+  for (int v : all) {
+    std::vector<double> sp;
+    for (size_t si = 0; si < st.shapes.size(); ++si)
+      sp.push_back(st.find(si, s, v).dense_ms / st.find(si, s, v).ms);
+    geo[v][s] = geomean(sp);
+  }
+  int best = st.vs.empty() ? 1 : st.vs.front();
+  for (int v : st.vs)
+    if (geo[v][s] > geo[best][s]) best = v;
+  std::vector<double> gain, adaptive_gain, error_ratio;
+  nlohmann::json adaptive = nlohmann::json::array();
+  std::map<int, int> histogram;
+  for (size_t si = 0; si < st.shapes.size(); ++si) {
+    const Point& u = st.find(si, s, 1);
+    gain.push_back(u.ms / st.find(si, s, best).ms);
+    // The adaptive rule on the errors and times measured above (costs = this shape's times).
+    std::vector<VCandidate> cand{{1, u.ms}};
+    std::vector<double> errors{u.rel_error};
+    for (int v : st.vs) {
+      cand.push_back({v, st.find(si, s, v).ms});
+      errors.push_back(st.find(si, s, v).rel_error);
+    }
+    const int pick = pick_vector_length(cand, errors, u.rel_error, o.budget);
+    const Point& chosen = st.find(si, s, pick);
+    ++histogram[pick];
+    adaptive_gain.push_back(u.ms / chosen.ms);
+    error_ratio.push_back(u.rel_error > 0 ? chosen.rel_error / u.rel_error : 1.0);
+    adaptive.push_back({{"shape", st.shapes[si].name},
+                        {"v", pick},
+                        {"ms", chosen.ms},
+                        {"rel_error", chosen.rel_error},
+                        {"speedup_vs_unstructured", u.ms / chosen.ms}});
+  }
+  std::string hist;
+  for (const auto& [v, count] : histogram)
+    hist += (hist.empty() ? "" : " ") + std::to_string(v) + "x" + std::to_string(count);
+  std::vector<std::string> row{fixed(100 * s, 0) + "%", fixed(geo[1][s], 2) + "x"};
+  for (int v : st.vs) row.push_back(fixed(geo[v][s], 2) + "x");
+  row.push_back(std::to_string(best));
+  row.push_back(fixed(geomean(gain), 2) + "x");
+  row.push_back(hist);
+  row.push_back(fixed(geomean(adaptive_gain), 2) + "x");
+  table.add(row);
+  nlohmann::json geo_json = nlohmann::json::object();
+  geo_json["unstructured"] = geo[1][s];
+  for (int v : st.vs) geo_json["v" + std::to_string(v)] = geo[v][s];
+  return {{"sparsity", s},
+          {"geomean_speedup_vs_dense", geo_json},
+          {"best_v", best},
+          {"gain_vs_unstructured", geomean(gain)},
+          {"adaptive_budget", o.budget},
+          {"adaptive_gain_vs_unstructured", geomean(adaptive_gain)},
+          {"adaptive_error_ratio_geomean", geomean(error_ratio)},
+          {"adaptive", adaptive}};
+}
+
+void run(const Options& o) {
+  Study st;
+  DenseMatrix given;
+  st.shapes = study_shapes(o, given);
+  st.vs = parse_list<int>(o.vs, "--v");
+  st.vs.erase(std::remove(st.vs.begin(), st.vs.end(), 1), st.vs.end());  // V = 1: unstructured
+  for (int v : st.vs)
     if (!valid_cvse_v(v))
       throw InputError({"<flag --v>", 0, 0},
                        "V must be 1, 2, 4, 8, 16 or 32, got " + std::to_string(v));
-  const std::vector<double> sparsities = parse_list<double>(o.sparsity, "--sparsity");
-  for (double s : sparsities)
+  st.sparsities = parse_list<double>(o.sparsity, "--sparsity");
+  for (double s : st.sparsities)
     if (!(s >= 0 && s <= 1)) throw InputError({"<flag --sparsity>", 0, 0}, "must be in [0, 1]");
   if (!(o.budget >= 0)) throw InputError({"<flag --budget>", 0, 0}, "must be >= 0");
   if (o.threads < 0) throw InputError({"<flag --threads>", 0, 0}, "must be >= 0");
   const int threads = o.threads == 0 ? omp_get_max_threads() : o.threads;
-  const KernelOptions kopt{threads, Isa::Auto};
   const bool table_out = o.json != "-";
   for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var))
@@ -139,122 +255,22 @@ void run(const Options& o) {
 
   if (const std::string w = busy_machine_warning(); !w.empty())
     std::cerr << "sparsemap: warning: " << w << "\n";
-  std::vector<Point> points;
-  std::vector<double> dense_ms(shapes.size());
-  for (size_t si = 0; si < shapes.size(); ++si) {
-    const GemmShape& sh = shapes[si];
-    const DenseMatrix w = given.rows ? given : random_normal(sh.m, sh.k, o.seed + 2 * si);
-    const DenseMatrix b = random_normal(sh.k, sh.n, o.seed + 2 * si + 1);
-    DenseMatrix c(sh.m, sh.n);
-    auto dense = [&] { sgemm_openblas(w.view(), b.view(), c.view(), threads); };
-    Timing d1 = time_ms(dense, 5, o.min_ms);
-    quiesce(200);
-    std::vector<Point> mine;
-    for (double s : sparsities) {
-      std::vector<int> all{1};
-      all.insert(all.end(), vs.begin(), vs.end());
-      for (int v : all) {
-        const Mask mask = v == 1 ? magnitude_mask(w.view(), s) : column_vector_mask(w.view(), v, s);
-        const AnySparse a = v == 1 ? AnySparse(csr_from_dense(w.view(), &mask))
-                                   : AnySparse(cvse_from_dense(w.view(), v, &mask));
-        const SpmmRun r = run_spmm(a, b.view(), kopt, o.min_ms, 5);
-        mine.push_back({si, s, v, r.timing.median_ms, 0, relative_error(w.view(), mask)});
-      }
-    }
-    quiesce(20);
-    Timing d2 = time_ms(dense, 5, o.min_ms);
-    quiesce(200);
-    std::vector<double> all = d1.samples_ms;
-    all.insert(all.end(), d2.samples_ms.begin(), d2.samples_ms.end());
-    dense_ms[si] = median(all);
-    for (Point& p : mine) {
-      p.dense_ms = dense_ms[si];
-      points.push_back(p);
-    }
-    if (table_out)
-      std::cerr << "  " << sh.m << "x" << sh.k << "x" << sh.n << ": dense "
-                << fixed(dense_ms[si], 3) << " ms\n";
-  }
+  for (size_t si = 0; si < st.shapes.size(); ++si) measure_shape(o, si, given, threads, st);
 
-  // Aggregates per sparsity: geomean speedup over dense per V, best V, gain over unstructured,
-  // and the adaptive choice per shape (costs = the measured times of that shape).
-  auto find = [&](size_t si, double s, int v) -> const Point& {
-    for (const Point& p : points)
-      if (p.shape == si && p.sparsity == s && p.v == v) return p;
-    SPARSEMAP_ASSERT(false);
-    return points.front();
-  };
   std::map<int, std::map<double, double>> geo;  // v -> s -> geomean speedup over dense
   nlohmann::json per_sparsity = nlohmann::json::array();
   std::vector<std::string> header{"sparsity", "unstructured"};
-  for (int v : vs) header.push_back("V=" + std::to_string(v));
+  for (int v : st.vs) header.push_back("V=" + std::to_string(v));
   for (const char* h : {"best V", "gain vs unstr.", "adaptive V", "adaptive gain"})
     header.push_back(h);
   Table table(header);
-  for (double s : sparsities) {
-    std::vector<int> all{1};
-    all.insert(all.end(), vs.begin(), vs.end());
-    for (int v : all) {
-      std::vector<double> sp;
-      for (size_t si = 0; si < shapes.size(); ++si)
-        sp.push_back(find(si, s, v).dense_ms / find(si, s, v).ms);
-      geo[v][s] = geomean(sp);
-    }
-    int best = vs.empty() ? 1 : vs.front();
-    for (int v : vs)
-      if (geo[v][s] > geo[best][s]) best = v;
-    std::vector<double> gain, adaptive_gain, error_ratio;
-    nlohmann::json adaptive = nlohmann::json::array();
-    std::map<int, int> histogram;
-    for (size_t si = 0; si < shapes.size(); ++si) {
-      const Point& u = find(si, s, 1);
-      gain.push_back(u.ms / find(si, s, best).ms);
-      // The adaptive rule on the errors and times measured above (costs = this shape's times).
-      std::vector<VCandidate> cand{{1, u.ms}};
-      std::vector<double> errors{u.rel_error};
-      for (int v : vs) {
-        cand.push_back({v, find(si, s, v).ms});
-        errors.push_back(find(si, s, v).rel_error);
-      }
-      const int pick = pick_vector_length(cand, errors, u.rel_error, o.budget);
-      const Point& chosen = find(si, s, pick);
-      ++histogram[pick];
-      adaptive_gain.push_back(u.ms / chosen.ms);
-      error_ratio.push_back(u.rel_error > 0 ? chosen.rel_error / u.rel_error : 1.0);
-      adaptive.push_back({{"shape", shapes[si].name},
-                          {"v", pick},
-                          {"ms", chosen.ms},
-                          {"rel_error", chosen.rel_error},
-                          {"speedup_vs_unstructured", u.ms / chosen.ms}});
-    }
-    std::string hist;
-    for (const auto& [v, count] : histogram)
-      hist += (hist.empty() ? "" : " ") + std::to_string(v) + "x" + std::to_string(count);
-    std::vector<std::string> row{fixed(100 * s, 0) + "%", fixed(geo[1][s], 2) + "x"};
-    for (int v : vs) row.push_back(fixed(geo[v][s], 2) + "x");
-    row.push_back(std::to_string(best));
-    row.push_back(fixed(geomean(gain), 2) + "x");
-    row.push_back(hist);
-    row.push_back(fixed(geomean(adaptive_gain), 2) + "x");
-    table.add(row);
-    nlohmann::json geo_json = nlohmann::json::object();
-    geo_json["unstructured"] = geo[1][s];
-    for (int v : vs) geo_json["v" + std::to_string(v)] = geo[v][s];
-    per_sparsity.push_back({{"sparsity", s},
-                            {"geomean_speedup_vs_dense", geo_json},
-                            {"best_v", best},
-                            {"gain_vs_unstructured", geomean(gain)},
-                            {"adaptive_budget", o.budget},
-                            {"adaptive_gain_vs_unstructured", geomean(adaptive_gain)},
-                            {"adaptive_error_ratio_geomean", geomean(error_ratio)},
-                            {"adaptive", adaptive}});
-  }
+  for (double s : st.sparsities) per_sparsity.push_back(summarise_sparsity(o, st, s, geo, table));
   nlohmann::json results = nlohmann::json::array();
-  for (const Point& p : points)
-    results.push_back({{"M", shapes[p.shape].m},
-                       {"K", shapes[p.shape].k},
-                       {"N", shapes[p.shape].n},
-                       {"shape", shapes[p.shape].name},
+  for (const Point& p : st.points)
+    results.push_back({{"M", st.shapes[p.shape].m},
+                       {"K", st.shapes[p.shape].k},
+                       {"N", st.shapes[p.shape].n},
+                       {"shape", st.shapes[p.shape].name},
                        {"sparsity", p.sparsity},
                        {"pruning", p.v == 1 ? "unstructured" : "column_vector"},
                        {"format", p.v == 1 ? "csr" : "cvse"},
@@ -262,11 +278,11 @@ void run(const Options& o) {
                        {"ms", p.ms},
                        {"dense_ms", p.dense_ms},
                        {"speedup", p.dense_ms / p.ms},
-                       {"speedup_vs_unstructured", find(p.shape, p.sparsity, 1).ms / p.ms},
+                       {"speedup_vs_unstructured", st.find(p.shape, p.sparsity, 1).ms / p.ms},
                        {"rel_error", p.rel_error}});
   if (table_out)
-    std::cout << "Geomean speedup over OpenBLAS sgemm (" << threads << " threads, " << shapes.size()
-              << " shapes); gain = unstructured time / best-V time at equal "
+    std::cout << "Geomean speedup over OpenBLAS sgemm (" << threads << " threads, "
+              << st.shapes.size() << " shapes); gain = unstructured time / best-V time at equal "
               << "sparsity;\nadaptive: V per shape (V x shapes) within error budget " << o.budget
               << "\n"
               << table.str();
@@ -278,7 +294,7 @@ void run(const Options& o) {
                 {"summary", per_sparsity},
                 {"results", results}},
                o.json);
-  if (!o.plot.empty()) render_plot(o.plot, sparsities, vs, geo);
+  if (!o.plot.empty()) render_plot(o.plot, st.sparsities, st.vs, geo);
 }
 
 }  // namespace

@@ -98,130 +98,122 @@ std::string break_even_text(double be, const std::vector<std::pair<double, doubl
   return fixed(100 * be, 1) + "%";
 }
 
-void run(const Options& o) {
-  const std::vector<GemmShape> shapes = parse_shapes(o.shapes);
-  std::vector<FormatSpec> specs;
-  for (const std::string& f : split_list(o.formats)) specs.push_back(parse_format(f));
-  if (specs.empty()) throw InputError({"<flag --formats>", 0, 0}, "no format given");
-  const std::vector<double> sparsities = parse_sparsities(o.sparsity);
-  if (o.threads < 0) throw InputError({"<flag --threads>", 0, 0}, "must be >= 0");
-  const int threads = o.threads == 0 ? omp_get_max_threads() : o.threads;
-  const KernelOptions kopt{threads, Isa::Auto};
-  const bool quiet_table = o.json == "-";
-  // Progress: one line redrawn in place, on a terminal only.
-  const bool bar = isatty(fileno(stderr)) != 0;
-  size_t measured = 0, to_measure = 0;
-  for (const FormatSpec& spec : specs)
-    to_measure += spec.intrinsic_sparsity() >= 0 ? 1 : sparsities.size();
-  to_measure *= shapes.size();
-  auto show = [&](const GemmShape& sh, const std::string& what) {
-    if (bar)
-      std::fprintf(stderr, "\r[%zu/%zu] %lldx%lldx%lld %-24s", measured, to_measure,
-                   static_cast<long long>(sh.m), static_cast<long long>(sh.k),
-                   static_cast<long long>(sh.n), what.c_str());
-  };
-
+// OpenBLAS variables that slow its kernels, and a busy machine: warnings on stderr.
+void warn_environment() {
   for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var))
       std::cerr
           << "sparsemap: warning: " << var << "=" << std::getenv(var)
           << " is set; OpenBLAS may pick a kernel up to 2x slower than its best. Measure"
              " with `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap spmm-bench ...`\n";
-
   if (const std::string w = busy_machine_warning(); !w.empty())
     std::cerr << "sparsemap: warning: " << w << "\n";
-  std::vector<Row> rows;
-  std::vector<double> dense_gflops;
-  nlohmann::json dense_json = nlohmann::json::array();
-  for (size_t si = 0; si < shapes.size(); ++si) {
-    const GemmShape& sh = shapes[si];
-    const DenseMatrix w = random_normal(sh.m, sh.k, o.seed + 2 * si);
-    const DenseMatrix b = random_normal(sh.k, sh.n, o.seed + 2 * si + 1);
-    DenseMatrix c(sh.m, sh.n);
-    auto dense_call = [&] { sgemm_openblas(w.view(), b.view(), c.view(), threads); };
-    show(sh, "dense");
-    // Dense samples before and after the sparse runs, so slow drifts hit both alike.
-    Timing d1 = time_ms(dense_call, o.min_reps, o.min_ms);
-    quiesce(200);
-    std::vector<Row> shape_rows;
-    for (const FormatSpec& spec : specs) {
-      const double own = spec.intrinsic_sparsity();
-      const std::vector<double> targets = own >= 0 ? std::vector<double>{own} : sparsities;
-      for (double s : targets) {
-        show(sh, spec.str() + " at " + fixed(100 * s, 0) + "%");
-        const Mask mask = prune_mask(w.view(), spec, own >= 0 ? -1.0 : s);
-        const AnySparse a = convert(w.view(), spec, &mask);
-        const SpmmRun r = run_spmm(a, b.view(), kopt, o.min_ms, o.min_reps);
-        Row row;
-        row.shape = sh;
-        row.spec = spec;
-        row.target = s;
-        row.sparsity = mask.sparsity();
-        row.ms = o.stat == "min" ? r.timing.min_ms : r.timing.median_ms;
-        row.min_ms = r.timing.min_ms;
-        row.max_err = r.max_rel_err;
-        row.footprint = footprint(a).total();
-        row.stored = stored_values(a);
-        shape_rows.push_back(row);
-        ++measured;
-      }
-    }
-    quiesce(20);
-    Timing d2 = time_ms(dense_call, o.min_reps, o.min_ms);
-    quiesce(200);
-    std::vector<double> all = d1.samples_ms;
-    all.insert(all.end(), d2.samples_ms.begin(), d2.samples_ms.end());
-    const double dense_min = *std::min_element(all.begin(), all.end());
-    const double dense_ms = o.stat == "min" ? dense_min : median(all);
-    const double gf = 2.0 * sh.m * sh.k * sh.n / (dense_ms * 1e6);
-    dense_gflops.push_back(gf);
-    dense_json.push_back({{"M", sh.m},
-                          {"K", sh.k},
-                          {"N", sh.n},
-                          {"name", sh.name},
-                          {"dense_ms", dense_ms},
-                          {"dense_gflops", gf}});
-    for (Row& r : shape_rows) {
-      r.dense_ms = dense_ms;
-      r.dense_min_ms = dense_min;
-      rows.push_back(r);
-    }
-    if (bar) std::fprintf(stderr, "\r%70s\r", "");
-    if (!quiet_table && bar)
-      std::cerr << "  " << sh.m << "x" << sh.k << "x" << sh.n << " (" << sh.name << "): dense "
-                << fixed(dense_ms, 3) << " ms, " << fixed(gf, 1) << " GFLOP/s\n";
-  }
+}
 
-  // Summary: geomean speedup over the shapes per (format, target sparsity).
+// Progress: one line redrawn in place, on a terminal only.
+struct Progress {
+  bool bar = false;
+  size_t measured = 0, to_measure = 0;
+  void show(const GemmShape& sh, const std::string& what) const {
+    if (bar)
+      std::fprintf(stderr, "\r[%zu/%zu] %lldx%lldx%lld %-24s", measured, to_measure,
+                   static_cast<long long>(sh.m), static_cast<long long>(sh.k),
+                   static_cast<long long>(sh.n), what.c_str());
+  }
+};
+
+// One shape: dense sgemm timed before and after every (format, sparsity) run, so slow drifts
+// hit both alike. Appends the shape's rows; returns the dense figures.
+nlohmann::json measure_shape(const Options& o, size_t si, const GemmShape& sh,
+                             const std::vector<FormatSpec>& specs,
+                             const std::vector<double>& sparsities, int threads, Progress& progress,
+                             std::vector<Row>& rows) {
+  const KernelOptions kopt{threads, Isa::Auto};
+  const DenseMatrix w = random_normal(sh.m, sh.k, o.seed + 2 * si);
+  const DenseMatrix b = random_normal(sh.k, sh.n, o.seed + 2 * si + 1);
+  DenseMatrix c(sh.m, sh.n);
+  auto dense_call = [&] { sgemm_openblas(w.view(), b.view(), c.view(), threads); };
+  progress.show(sh, "dense");
+  Timing d1 = time_ms(dense_call, o.min_reps, o.min_ms);
+  quiesce(200);
+  std::vector<Row> shape_rows;
+  for (const FormatSpec& spec : specs) {
+    const double own = spec.intrinsic_sparsity();
+    const std::vector<double> targets = own >= 0 ? std::vector<double>{own} : sparsities;
+    for (double s : targets) {
+      progress.show(sh, spec.str() + " at " + fixed(100 * s, 0) + "%");
+      const Mask mask = prune_mask(w.view(), spec, own >= 0 ? -1.0 : s);
+      const AnySparse a = convert(w.view(), spec, &mask);
+      const SpmmRun r = run_spmm(a, b.view(), kopt, o.min_ms, o.min_reps);
+      Row row;
+      row.shape = sh;
+      row.spec = spec;
+      row.target = s;
+      row.sparsity = mask.sparsity();
+      row.ms = o.stat == "min" ? r.timing.min_ms : r.timing.median_ms;
+      row.min_ms = r.timing.min_ms;
+      row.max_err = r.max_rel_err;
+      row.footprint = footprint(a).total();
+      row.stored = stored_values(a);
+      shape_rows.push_back(row);
+      ++progress.measured;
+    }
+  }
+  quiesce(20);
+  Timing d2 = time_ms(dense_call, o.min_reps, o.min_ms);
+  quiesce(200);
+  std::vector<double> all = d1.samples_ms;
+  all.insert(all.end(), d2.samples_ms.begin(), d2.samples_ms.end());
+  const double dense_min = *std::min_element(all.begin(), all.end());
+  const double dense_ms = o.stat == "min" ? dense_min : median(all);
+  const double gf = 2.0 * sh.m * sh.k * sh.n / (dense_ms * 1e6);
+  for (Row& r : shape_rows) {
+    r.dense_ms = dense_ms;
+    r.dense_min_ms = dense_min;
+    rows.push_back(r);
+  }
+  if (progress.bar) std::fprintf(stderr, "\r%70s\r", "");
+  if (o.json != "-" && progress.bar)
+    std::cerr << "  " << sh.m << "x" << sh.k << "x" << sh.n << " (" << sh.name << "): dense "
+              << fixed(dense_ms, 3) << " ms, " << fixed(gf, 1) << " GFLOP/s\n";
+  return {{"M", sh.m},         {"K", sh.k}, {"N", sh.n}, {"name", sh.name}, {"dense_ms", dense_ms},
+          {"dense_gflops", gf}};
+}
+
+// One measurement's JSON object.
+nlohmann::json row_json(const Row& r) {
+  nlohmann::json j = {{"M", r.shape.m},
+                      {"K", r.shape.k},
+                      {"N", r.shape.n},
+                      {"shape", r.shape.name},
+                      {"format", r.spec.family()},
+                      {"spec", r.spec.str()},
+                      {"sparsity", r.sparsity},
+                      {"target_sparsity", r.target},
+                      {"ms", r.ms},
+                      {"dense_ms", r.dense_ms},
+                      {"speedup", r.dense_ms / r.ms},
+                      {"min_ms", r.min_ms},
+                      {"dense_min_ms", r.dense_min_ms},
+                      {"gflops_useful",
+                       2.0 * r.shape.m * r.shape.k * r.shape.n * (1.0 - r.sparsity) / (r.ms * 1e6)},
+                      {"footprint_bytes", r.footprint},
+                      {"stored_values", r.stored},
+                      {"max_rel_err", r.max_err}};
+  if (r.spec.kind == FormatKind::Cvse || r.spec.kind == FormatKind::Vnm) j["v"] = r.spec.v;
+  if (r.spec.kind == FormatKind::Nm || r.spec.kind == FormatKind::Vnm) {
+    j["n"] = r.spec.n;
+    j["m"] = r.spec.m;
+  }
+  return j;
+}
+
+// Per format: the geomean speedup over the shapes at each target sparsity and the break-even
+// sparsity, as a table row and as JSON.
+Table summarise(const std::vector<Row>& rows, const std::vector<FormatSpec>& specs,
+                const std::vector<double>& sparsities, nlohmann::json& summary) {
   std::map<std::string, std::map<double, std::vector<double>>> speedups;
   for (const Row& r : rows) speedups[r.spec.str()][r.target].push_back(r.dense_ms / r.ms);
-  nlohmann::json results = nlohmann::json::array(), summary = nlohmann::json::array();
-  for (const Row& r : rows) {
-    nlohmann::json j = {{"M", r.shape.m},
-                        {"K", r.shape.k},
-                        {"N", r.shape.n},
-                        {"shape", r.shape.name},
-                        {"format", r.spec.family()},
-                        {"spec", r.spec.str()},
-                        {"sparsity", r.sparsity},
-                        {"target_sparsity", r.target},
-                        {"ms", r.ms},
-                        {"dense_ms", r.dense_ms},
-                        {"speedup", r.dense_ms / r.ms},
-                        {"min_ms", r.min_ms},
-                        {"dense_min_ms", r.dense_min_ms},
-                        {"gflops_useful", 2.0 * r.shape.m * r.shape.k * r.shape.n *
-                                              (1.0 - r.sparsity) / (r.ms * 1e6)},
-                        {"footprint_bytes", r.footprint},
-                        {"stored_values", r.stored},
-                        {"max_rel_err", r.max_err}};
-    if (r.spec.kind == FormatKind::Cvse || r.spec.kind == FormatKind::Vnm) j["v"] = r.spec.v;
-    if (r.spec.kind == FormatKind::Nm || r.spec.kind == FormatKind::Vnm) {
-      j["n"] = r.spec.n;
-      j["m"] = r.spec.m;
-    }
-    results.push_back(j);
-  }
   std::vector<std::string> header{"format"};
   for (double s : sparsities) header.push_back(fixed(100 * s, 0) + "%");
   header.push_back("break-even");
@@ -252,6 +244,36 @@ void run(const Options& o) {
     cells.push_back(break_even_text(be, sweep));
     table.add(cells);
   }
+  return table;
+}
+
+void run(const Options& o) {
+  const std::vector<GemmShape> shapes = parse_shapes(o.shapes);
+  std::vector<FormatSpec> specs;
+  for (const std::string& f : split_list(o.formats)) specs.push_back(parse_format(f));
+  if (specs.empty()) throw InputError({"<flag --formats>", 0, 0}, "no format given");
+  const std::vector<double> sparsities = parse_sparsities(o.sparsity);
+  if (o.threads < 0) throw InputError({"<flag --threads>", 0, 0}, "must be >= 0");
+  const int threads = o.threads == 0 ? omp_get_max_threads() : o.threads;
+  const bool quiet_table = o.json == "-";
+  Progress progress;
+  progress.bar = isatty(fileno(stderr)) != 0;
+  for (const FormatSpec& spec : specs)
+    progress.to_measure += spec.intrinsic_sparsity() >= 0 ? 1 : sparsities.size();
+  progress.to_measure *= shapes.size();
+  warn_environment();
+
+  std::vector<Row> rows;
+  std::vector<double> dense_gflops;
+  nlohmann::json dense_json = nlohmann::json::array();
+  for (size_t si = 0; si < shapes.size(); ++si) {
+    dense_json.push_back(
+        measure_shape(o, si, shapes[si], specs, sparsities, threads, progress, rows));
+    dense_gflops.push_back(dense_json.back()["dense_gflops"].get<double>());
+  }
+  nlohmann::json results = nlohmann::json::array(), summary = nlohmann::json::array();
+  for (const Row& r : rows) results.push_back(row_json(r));
+  const Table table = summarise(rows, specs, sparsities, summary);
   const double dense_geo = geomean(dense_gflops);
   if (!quiet_table) {
     if (o.detail) {

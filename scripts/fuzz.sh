@@ -46,7 +46,7 @@ seed_patterns() {
     dfsl) echo '*.m' ;;
     maestro_hw) echo '*.hw.m' ;;
     arch_yaml) echo '*.yaml *.yml' ;;
-    gamma_csv) echo '*.csv' ;;
+    gamma_csv | confuciux_csv) echo '*.csv' ;;
     onnx) echo '*.onnx' ;;
     mtx) echo '*.mtx' ;;
     npy) echo '*.npy' ;;
@@ -56,7 +56,8 @@ seed_patterns() {
 max_len() {
   case $1 in
     onnx) echo 65536 ;;
-    map_checkpoint | search_checkpoint | mapping_db) echo 32768 ;;
+    map_checkpoint | search_checkpoint | mapping_db | codesign_checkpoint | fusion_checkpoint)
+      echo 32768 ;;
     *) echo 16384 ;;
   esac
 }
@@ -83,7 +84,7 @@ for t in "${targets[@]}"; do
   dict=()
   case $t in
     maestro_hw | arch_yaml) dict=(-dict="$root/fuzz/arch.dict") ;;
-    mapping_db | map_checkpoint | search_checkpoint) dict=(-dict="$root/fuzz/json.dict") ;;
+    mapping_db | *_checkpoint) dict=(-dict="$root/fuzz/json.dict") ;;
     *) [[ -f $root/fuzz/$t.dict ]] && dict=(-dict="$root/fuzz/$t.dict") ;;
   esac
   rc=0

@@ -157,8 +157,25 @@ bool LevelAnalysis::run_innermost_fast(SubResult& res) {
 void LevelAnalysis::run(bool top, TopResult* out, SubResult& res) {
   const bool last = li_ == p_.nlevels - 1;
   if (!top && last && !p_.exhaustive && run_innermost_fast(res)) return;
-  // A tensor is "initialised" after ch when a later directive coupled to it starts a new
-  // (not unrolled) loop: its whole tile must then be loaded again.
+  mark_inited();
+  RunAcc a;
+  a.top = top;
+  a.last = last;
+  for (auto& d : a.dl) d.min = 1e300;
+  walk_classes(a, res);
+
+  res.runtime = a.runtime;
+  res.avg_active = a.total > 0 ? a.avg_active / a.total : 0;
+  res.max_active = a.max_active;
+  if (last)
+    for (int t = 0; t < kNumTensors; ++t) res.first_l1[t] = a.l1_words[t];
+  if (!top) return;
+  report_top(a, res, offchip_requirement(a), out);
+}
+
+// A tensor is "initialised" after ch when a later directive coupled to it starts a new (not
+// unrolled) loop: its whole tile must then be loaded again.
+void LevelAnalysis::mark_inited() {
   for (int t = 0; t < kNumTensors; ++t) {
     bool any = false;
     for (int ch = n_ - 1; ch >= -1; --ch) {
@@ -166,136 +183,15 @@ void LevelAnalysis::run(bool top, TopResult* out, SubResult& res) {
       if (ch >= 0 && coupled(t, ch) && !states_[ch][0].unroll) any = true;
     }
   }
-  const int fs = L_.first_spatial;
-  double runtime = 0, total = 0, avg_active = 0, max_active = 0;
-  double l2_words[kNumTensors] = {}, l1_words[kNumTensors] = {};
-  double in_off = 0, out_off = 0;  // level 0: off-chip fill/drain time per step
-  // Level-0 bookkeeping.
-  double counts[kNumTensors][4] = {};
-  double macs = 0, comp_sum = 0, noc_peak = 0, noc_avg = 0;
-  DelayStats dl[3];
-  for (auto& d : dl) d.min = 1e300;
-  // Compute delay per class, for MAESTRO's order-dependent off-chip requirement.
-  struct ClassComp {
-    int ch;
-    uint8_t pos;
-    uint32_t edges;
-    double comp;
-  };
-  constexpr int kMaxClasses = 128;
-  ClassComp classes[kMaxClasses];
-  int nclasses = 0;
-  bool first_chain_done = false;
+}
 
-  auto eval_case = [&](double occ) {
-    for (int t = 0; t < kNumTensors; ++t) inited_[t] = inited_after_[t][ch_ + 1];
-    if (ch_ < 0) {
-      // Case 0 (all Init) sizes the buffers: L2 holds a step's traffic, L1 a PE's tiles,
-      // both double-buffered.
-      for (int t = 0; t < kNumTensors; ++t) {
-        if (t == kOutput) {
-          double e0, p0, n0;
-          out_products(e0, p0, n0);
-          l2_words[t] = 2 * e0;
-        } else {
-          l2_words[t] = 2 * ingress(t);
-        }
-        l1_words[t] = 2 * mapped_volume(t);
-      }
-      if (top) {
-        const double w = p_.words_per_elem[kInput], ww = p_.words_per_elem[kWeight];
-        in_off = floor_div(std::ceil(l2_words[kInput] * w + l2_words[kWeight] * ww - 1e-9),
-                           p_.offchip_bw);
-        out_off = floor_div(std::ceil(l2_words[kOutput] * p_.words_per_elem[kOutput] - 1e-9),
-                            p_.offchip_bw);
-      }
-    }
-    double eg, psz, nps;
-    out_products(eg, psz, nps);
-    // A step whose tiles hold no complete window (the input rows a stride leaves over at the
-    // end) computes and moves nothing.
-    if (nps <= 0 || psz <= 0) return;
-    double ing[2] = {ingress(kInput), ingress(kWeight)};
-    if (top) {
-      counts[kOutput][3] += occ * eg;   // L2 writes
-      counts[kOutput][1] += occ * psz;  // L1 writes
-      counts[kOutput][0] += occ * psz;  // L1 reads
-      for (int t = 0; t < 2; ++t) {
-        counts[t][2] += occ * ing[t];  // L2 reads
-        counts[t][1] = counts[t][2];   // L1 writes: what arrived
-        counts[t][0] += occ * psz;     // L1 reads: one per MAC
-      }
-    }
-    // Compute time: the slowest sub-cluster, or the partial sums of one PE.
-    const State& sp = *cs_[fs];
-    const double nact = static_cast<double>(sp.edge() ? n_edge_ : nc_);
-    double comp = 0, act_avg = 0, act_max = 0;
-    if (!last) {
-      int64_t d[kNumVars];
-      auto use = [&](const SubResult& r, double spocc, bool first_sub) {
-        comp = std::max(comp, r.runtime);
-        act_avg += r.avg_active * spocc;
-        act_max += r.max_active * spocc;
-        if (first_sub && ch_ < 0 && !first_chain_done) {
-          for (int t = 0; t < kNumTensors; ++t) res.first_l1[t] = r.first_l1[t];
-          first_chain_done = true;
-        }
-      };
-      if (sp.edge() && sp.spee) {
-        uint64_t h = sub_dims(true, d);
-        use(sub(d, h), 1, true);
-        if (n_edge_ - 1 > 0) {
-          h = sub_dims(false, d);
-          use(sub(d, h), static_cast<double>(n_edge_ - 1), false);
-        }
-      } else {
-        const uint64_t h = sub_dims(false, d);
-        use(sub(d, h), nact, true);
-      }
-    } else {
-      comp = nps * p_.compute_scale;
-    }
-    if (act_avg == 0) act_avg = nact;
-    if (act_max == 0) act_max = nact;
-    const double ing_words =
-        ing[0] * p_.words_per_elem[kInput] + ing[1] * p_.words_per_elem[kWeight];
-    const double eg_words = eg * p_.words_per_elem[kOutput];
-    const double ind = ceil_div(ing_words, p_.noc_bw), egd = ceil_div(eg_words, p_.noc_bw);
-    double step = ch_ < 0 ? comp + ind : std::max(egd, std::max(comp, ind));
-    if (top) step = std::max(std::floor(in_off / 2), std::max(step, std::floor(out_off / 2)));
-    runtime += occ * step;
-    total += occ;
-    avg_active += occ * act_avg;
-    max_active = std::max(max_active, act_max);
-    if (top) {
-      macs += occ * psz;
-      comp_sum += occ * comp;
-      const double c1 = comp == 0 ? 1 : comp;
-      const double bw = std::max(ing_words, eg_words);
-      noc_peak = std::max(noc_peak, std::floor(bw / c1 + 1e-9));
-      noc_avg += occ * bw / c1;
-      const double v[3] = {ind, egd, c1};
-      for (int k = 0; k < 3; ++k) {
-        dl[k].min = std::min(dl[k].min, v[k]);
-        dl[k].max = std::max(dl[k].max, v[k]);
-        dl[k].avg += occ * v[k];
-      }
-      if (nclasses < kMaxClasses) {
-        uint32_t edges = 0;
-        for (int i = 0; i < ch_; ++i)
-          if (cs_[i]->edge()) edges |= 1u << i;
-        classes[nclasses++] =
-            ClassComp{ch_, ch_ >= 0 ? cs_[ch_]->pos : static_cast<uint8_t>(kInit), edges, comp};
-      }
-    }
-  };
-
-  // Class ch = -1: every directive in Init.
+// Every class of cases: ch = -1 (every directive in Init), then each ch >= 0 in Steady or Edge
+// with the earlier directives grouped by edge-ness (Init and Steady cost the same there) and the
+// later ones in Init. Each class is evaluated once, weighted by how many cases it stands for.
+void LevelAnalysis::walk_classes(RunAcc& a, SubResult& res) {
   for (int i = 0; i < n_; ++i) cs_[i] = &states_[i][0];
   ch_ = -1;
-  eval_case(1);
-  // Classes with ch >= 0: ch in Steady or Edge; earlier directives grouped by edge-ness
-  // (Init and Steady cost the same there); later ones in Init.
+  eval_case(1, a, res);
   for (int ch = 0; ch < n_; ++ch) {
     ch_ = ch;
     // Groups of each earlier directive: [0] non-edge (Init + Steady), [1] edge.
@@ -337,25 +233,133 @@ void LevelAnalysis::run(bool top, TopResult* out, SubResult& res) {
           cs_[i] = grp[i][idx[i]];
           occ *= static_cast<double>(gocc[i][idx[i]]);
         }
-        eval_case(occ);
+        eval_case(occ, a, res);
         int i = 0;
         while (i < ch && ++idx[i] == ng[i]) idx[i++] = 0;
         if (i == ch) break;
       }
     }
   }
+}
 
-  res.runtime = runtime;
-  res.avg_active = total > 0 ? avg_active / total : 0;
-  res.max_active = max_active;
-  if (last)
-    for (int t = 0; t < kNumTensors; ++t) res.first_l1[t] = l1_words[t];
-  if (!top) return;
+// Case 0 (all Init) sizes the buffers: L2 holds a step's traffic, L1 a PE's tiles, both
+// double-buffered; at level 0 also the off-chip fill and drain time of a step.
+void LevelAnalysis::size_buffers(RunAcc& a) const {
+  for (int t = 0; t < kNumTensors; ++t) {
+    if (t == kOutput) {
+      double e0, p0, n0;
+      out_products(e0, p0, n0);
+      a.l2_words[t] = 2 * e0;
+    } else {
+      a.l2_words[t] = 2 * ingress(t);
+    }
+    a.l1_words[t] = 2 * mapped_volume(t);
+  }
+  if (a.top) {
+    const double w = p_.words_per_elem[kInput], ww = p_.words_per_elem[kWeight];
+    a.in_off = floor_div(std::ceil(a.l2_words[kInput] * w + a.l2_words[kWeight] * ww - 1e-9),
+                         p_.offchip_bw);
+    a.out_off = floor_div(std::ceil(a.l2_words[kOutput] * p_.words_per_elem[kOutput] - 1e-9),
+                          p_.offchip_bw);
+  }
+}
 
-  // MAESTRO's off-chip requirement: after each case (in its order) v = max(v, fill / comp,
-  // drain / comp) / 2; only the last 63 cases can matter. MAESTRO's case c has, for directive
-  // i with n_i states advancing every f_i = prod_{j > i} n_j cases, the state
-  // ((c - 1) / f_i + 1) mod n_i (state 0 for c = 0); walked here without divisions.
+// Compute time of the current case below the innermost level: the slowest sub-cluster (the
+// edge sub-cluster and the others when the sweep ends in a partial tile), and the active PEs.
+void LevelAnalysis::sub_compute(RunAcc& a, SubResult& res, double nact, double& comp,
+                                double& act_avg, double& act_max) {
+  const State& sp = *cs_[L_.first_spatial];
+  int64_t d[kNumVars];
+  auto use = [&](const SubResult& r, double spocc, bool first_sub) {
+    comp = std::max(comp, r.runtime);
+    act_avg += r.avg_active * spocc;
+    act_max += r.max_active * spocc;
+    if (first_sub && ch_ < 0 && !a.first_chain_done) {
+      for (int t = 0; t < kNumTensors; ++t) res.first_l1[t] = r.first_l1[t];
+      a.first_chain_done = true;
+    }
+  };
+  if (sp.edge() && sp.spee) {
+    uint64_t h = sub_dims(true, d);
+    use(sub(d, h), 1, true);
+    if (n_edge_ - 1 > 0) {
+      h = sub_dims(false, d);
+      use(sub(d, h), static_cast<double>(n_edge_ - 1), false);
+    }
+  } else {
+    const uint64_t h = sub_dims(false, d);
+    use(sub(d, h), nact, true);
+  }
+}
+
+// One class of cases, standing for `occ` cases: its step time (NoC in and out, compute, and at
+// level 0 the off-chip fill and drain), and at level 0 its accesses, MACs, NoC bandwidth,
+// delays and compute (for the off-chip requirement).
+void LevelAnalysis::eval_case(double occ, RunAcc& a, SubResult& res) {
+  for (int t = 0; t < kNumTensors; ++t) inited_[t] = inited_after_[t][ch_ + 1];
+  if (ch_ < 0) size_buffers(a);
+  double eg, psz, nps;
+  out_products(eg, psz, nps);
+  // A step whose tiles hold no complete window (the input rows a stride leaves over at the
+  // end) computes and moves nothing.
+  if (nps <= 0 || psz <= 0) return;
+  double ing[2] = {ingress(kInput), ingress(kWeight)};
+  if (a.top) {
+    a.counts[kOutput][3] += occ * eg;   // L2 writes
+    a.counts[kOutput][1] += occ * psz;  // L1 writes
+    a.counts[kOutput][0] += occ * psz;  // L1 reads
+    for (int t = 0; t < 2; ++t) {
+      a.counts[t][2] += occ * ing[t];   // L2 reads
+      a.counts[t][1] = a.counts[t][2];  // L1 writes: what arrived
+      a.counts[t][0] += occ * psz;      // L1 reads: one per MAC
+    }
+  }
+  // Compute time: the slowest sub-cluster, or the partial sums of one PE.
+  const State& sp = *cs_[L_.first_spatial];
+  const double nact = static_cast<double>(sp.edge() ? n_edge_ : nc_);
+  double comp = 0, act_avg = 0, act_max = 0;
+  if (!a.last)
+    sub_compute(a, res, nact, comp, act_avg, act_max);
+  else
+    comp = nps * p_.compute_scale;
+  if (act_avg == 0) act_avg = nact;
+  if (act_max == 0) act_max = nact;
+  const double ing_words = ing[0] * p_.words_per_elem[kInput] + ing[1] * p_.words_per_elem[kWeight];
+  const double eg_words = eg * p_.words_per_elem[kOutput];
+  const double ind = ceil_div(ing_words, p_.noc_bw), egd = ceil_div(eg_words, p_.noc_bw);
+  double step = ch_ < 0 ? comp + ind : std::max(egd, std::max(comp, ind));
+  if (a.top) step = std::max(std::floor(a.in_off / 2), std::max(step, std::floor(a.out_off / 2)));
+  a.runtime += occ * step;
+  a.total += occ;
+  a.avg_active += occ * act_avg;
+  a.max_active = std::max(a.max_active, act_max);
+  if (!a.top) return;
+  a.macs += occ * psz;
+  a.comp_sum += occ * comp;
+  const double c1 = comp == 0 ? 1 : comp;
+  const double bw = std::max(ing_words, eg_words);
+  a.noc_peak = std::max(a.noc_peak, std::floor(bw / c1 + 1e-9));
+  a.noc_avg += occ * bw / c1;
+  const double v[3] = {ind, egd, c1};
+  for (int k = 0; k < 3; ++k) {
+    a.dl[k].min = std::min(a.dl[k].min, v[k]);
+    a.dl[k].max = std::max(a.dl[k].max, v[k]);
+    a.dl[k].avg += occ * v[k];
+  }
+  if (a.nclasses < RunAcc::kMaxClasses) {
+    uint32_t edges = 0;
+    for (int i = 0; i < ch_; ++i)
+      if (cs_[i]->edge()) edges |= 1u << i;
+    a.classes[a.nclasses++] =
+        RunAcc::ClassComp{ch_, ch_ >= 0 ? cs_[ch_]->pos : static_cast<uint8_t>(kInit), edges, comp};
+  }
+}
+
+// MAESTRO's off-chip requirement: after each case (in its order) v = max(v, fill / comp,
+// drain / comp) / 2; only the last 63 cases can matter. MAESTRO's case c has, for directive
+// i with n_i states advancing every f_i = prod_{j > i} n_j cases, the state
+// ((c - 1) / f_i + 1) mod n_i (state 0 for c = 0); walked here without divisions.
+double LevelAnalysis::offchip_requirement(const RunAcc& a) const {
   int64_t ncases = 1;
   int64_t freq[kMaxDirs], rem[kMaxDirs];
   int cur[kMaxDirs];
@@ -368,9 +372,9 @@ void LevelAnalysis::run(bool top, TopResult* out, SubResult& res) {
     cur[i] = c0 == 0 ? 0 : static_cast<int>(((c0 - 1) / freq[i] + 1) % nstates_[i]);
     rem[i] = c0 % freq[i];
   }
-  const double fill =
-      l2_words[kInput] * p_.words_per_elem[kInput] + l2_words[kWeight] * p_.words_per_elem[kWeight];
-  const double drain = l2_words[kOutput] * p_.words_per_elem[kOutput];
+  const double fill = a.l2_words[kInput] * p_.words_per_elem[kInput] +
+                      a.l2_words[kWeight] * p_.words_per_elem[kWeight];
+  const double drain = a.l2_words[kOutput] * p_.words_per_elem[kOutput];
   double v = 0;
   for (int64_t c = c0; c < ncases; ++c) {
     int ch = -1;
@@ -381,9 +385,9 @@ void LevelAnalysis::run(bool top, TopResult* out, SubResult& res) {
     for (int i = 0; i < ch; ++i)
       if (states_[i][cur[i]].edge()) edges |= 1u << i;
     double comp = -1;  // cases that compute nothing are skipped (no update), as in MAESTRO
-    for (int k = 0; k < nclasses; ++k)
-      if (classes[k].ch == ch && classes[k].pos == pos && classes[k].edges == edges) {
-        comp = classes[k].comp == 0 ? 1 : classes[k].comp;
+    for (int k = 0; k < a.nclasses; ++k)
+      if (a.classes[k].ch == ch && a.classes[k].pos == pos && a.classes[k].edges == edges) {
+        comp = a.classes[k].comp == 0 ? 1 : a.classes[k].comp;
         break;
       }
     if (comp > 0) {
@@ -395,13 +399,18 @@ void LevelAnalysis::run(bool top, TopResult* out, SubResult& res) {
       rem[i] = rem[i] + 1 == freq[i] ? 0 : rem[i] + 1;
     }
   }
+  return v;
+}
 
-  out->runtime = runtime;
-  out->compute_cycles = comp_sum;
-  out->mapped_macs = macs;
+// What level 0 reports: runtime, compute, MACs, accesses (inputs and weights fill L2 once with
+// the whole tensor; the output drains once), buffer needs, NoC and off-chip bandwidth, delays.
+void LevelAnalysis::report_top(const RunAcc& a, const SubResult& res, double offchip_req,
+                               TopResult* out) const {
+  out->runtime = a.runtime;
+  out->compute_cycles = a.comp_sum;
+  out->mapped_macs = a.macs;
   out->avg_active = res.avg_active;
-  out->max_active = max_active;
-  // Inputs and weights: L2 is filled once with the whole tensor; the output drains once.
+  out->max_active = a.max_active;
   const TensorVars* tv = p_.tensors;
   for (int t = 0; t < kNumTensors; ++t) {
     double size = 1;
@@ -412,19 +421,17 @@ void LevelAnalysis::run(bool top, TopResult* out, SubResult& res) {
       else
         size *= static_cast<double>(dims_[var]);
     }
-    if (t == kOutput)
-      counts[t][2] = size;
-    else
-      counts[t][3] = size;
-    for (int k = 0; k < 4; ++k) out->counts[t][k] = counts[t][k];
-    out->l2_words[t] = l2_words[t];
-    out->l1_words[t] = p_.nlevels == 1 ? l1_words[t] : res.first_l1[t];
+    for (int k = 0; k < 4; ++k) out->counts[t][k] = a.counts[t][k];
+    out->counts[t][t == kOutput ? 2 : 3] = size;
+    out->l2_words[t] = a.l2_words[t];
+    out->l1_words[t] = p_.nlevels == 1 ? a.l1_words[t] : res.first_l1[t];
   }
-  out->noc_peak = noc_peak;
-  out->noc_avg = total > 0 ? noc_avg / total : 0;
-  out->offchip_req = v;
+  out->noc_peak = a.noc_peak;
+  out->noc_avg = a.total > 0 ? a.noc_avg / a.total : 0;
+  out->offchip_req = offchip_req;
+  DelayStats dl[3] = {a.dl[0], a.dl[1], a.dl[2]};
   for (int k = 0; k < 3; ++k)
-    if (total > 0) dl[k].avg /= total;
+    if (a.total > 0) dl[k].avg /= a.total;
   out->ingress = dl[0];
   out->egress = dl[1];
   out->compute = dl[2];

@@ -78,6 +78,29 @@ inline int64_t tdiv(int64_t a, int64_t b) {
   return a / b;
 }
 
+// What LevelAnalysis::run accumulates over the classes of cases of one level (the level-0
+// fields only when `top`).
+struct RunAcc {
+  bool top = false, last = false;
+  double runtime = 0, total = 0, avg_active = 0, max_active = 0;
+  double l2_words[kNumTensors] = {}, l1_words[kNumTensors] = {};
+  double in_off = 0, out_off = 0;  // level 0: off-chip fill/drain time per step
+  double counts[kNumTensors][4] = {};
+  double macs = 0, comp_sum = 0, noc_peak = 0, noc_avg = 0;
+  DelayStats dl[3];
+  // Compute delay per class, for MAESTRO's order-dependent off-chip requirement.
+  struct ClassComp {
+    int ch;
+    uint8_t pos;
+    uint32_t edges;
+    double comp;
+  };
+  static constexpr int kMaxClasses = 128;
+  ClassComp classes[kMaxClasses];
+  int nclasses = 0;
+  bool first_chain_done = false;
+};
+
 class LevelAnalysis {
  public:
   LevelAnalysis(const Problem& p, int li, const int64_t* dims, Cache& cache)
@@ -102,6 +125,15 @@ class LevelAnalysis {
   double pe_egress(bool psum, bool first, bool spee, bool reuse_edge,
                    bool spatial_only = false) const;
   bool run_innermost_fast(SubResult& res);
+  // ---- run()'s steps ----
+  void mark_inited();
+  void walk_classes(RunAcc& a, SubResult& res);
+  void eval_case(double occ, RunAcc& a, SubResult& res);
+  void size_buffers(RunAcc& a) const;
+  void sub_compute(RunAcc& a, SubResult& res, double nact, double& comp, double& act_avg,
+                   double& act_max);
+  double offchip_requirement(const RunAcc& a) const;
+  void report_top(const RunAcc& a, const SubResult& res, double offchip_req, TopResult* out) const;
   void sp_info(int t, bool all, bool& spm, bool& spe, int& sps) const;
   double ingress(int t) const;
   // Output side of a case: words out (eg), MACs over the sub-clusters (psz), partial sums of

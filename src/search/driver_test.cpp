@@ -24,12 +24,27 @@ double sphere(const Genome& x) {
   return s;
 }
 
+// This process's scratch folder in the temp directory, removed after the last test.
+std::filesystem::path temp_dir() {
+  return std::filesystem::temp_directory_path() /
+         ("sparsemap_search_test_" + std::to_string(::getpid()));
+}
+
 std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("sparsemap_search_test_" + std::to_string(::getpid()));
+  const auto dir = temp_dir();
   std::filesystem::create_directories(dir);
   return (dir / name).string();
 }
+
+class RemoveTempDir : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(temp_dir(), ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kRemoveTempDir =
+    ::testing::AddGlobalTestEnvironment(new RemoveTempDir);
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path);

@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "sparsemap/search/optimizer.h"
+#include "sparsemap/search/random.h"
 
 namespace sparsemap::search::detail {
 
-// Uniform in [0, 1): the top 53 bits of one draw, times 2^-53 (portable, unlike
-// std::uniform_real_distribution, and with no hidden state).
-inline double uniform01(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1p-53; }
+using search::uniform01;  // search/random.h
 // Uniform integer in [0, n), n >= 1 (multiply-shift on 53 bits; the bias is below 2^-40 for
 // the n used here).
 inline size_t uniform_index(Rng& rng, size_t n) {

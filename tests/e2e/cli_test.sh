@@ -111,6 +111,14 @@ if "$bin" prune-train --data synthetic --train-limit 256 --test-limit 64 --epoch
   # Each bad flag is blamed by its own name.
   run 2 train --data synthetic --steps 1 --batch -1 && one_line "train batch" "<flag --batch>: expected a batch"
   run 2 train --data synthetic --steps 1 --nm-attention 9:4 && one_line "train nm-attention" "<flag --nm-attention>: '9:4'"
+  # train and fuse-train, tiny, to a successful end.
+  run 0 train --data synthetic --quick --steps 4 --batch 16 --train-limit 256 --test-limit 64 \
+    --threads 1 --quiet --json "$tmp/train.json" &&
+    check "train json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['command']=='train' and j['steps']==4 and j['nm_exact'] and 0<=j['test_accuracy_pct']<=100" "$tmp/train.json"
+  run 0 fuse-train --models synth:1 --draws 1 --search-budget 40 --epochs 1 --threads 1 \
+    --out "$tmp/fuser.pt" --quiet --json "$tmp/ft.json" &&
+    check "fuse-train model" test -s "$tmp/fuser.pt"
   # nm-study refuses results recorded with other settings (it mixed them in: "0 cells run now").
   printf '{"settings": {"quick": false, "vit_epochs": 15, "gpt_steps": 3000}, "cells": {}}' >"$tmp/nm.json"
   run 2 nm-study --quick --models vit-tiny --recipes dense --results "$tmp/nm.json" &&
@@ -176,6 +184,20 @@ for bad in "--heads 0" "--seq 0" "--seq 4X" "--head-dim 1024" "--batch 0" "--obj
   # shellcheck disable=SC2086
   run 2 attention --model bert $bad --quiet && check "attention $bad: one line" test "$(wc -l <"$tmp/err")" -eq 1
 done
+# Each bad size blames its own flag, before any work (issue 19's review of attention).
+attention_flag() {  # attention_flag "FLAGS" FRAGMENT
+  # shellcheck disable=SC2086
+  run 2 attention --model bert --seq 512 $1 --quiet && one_line "attention $1" "$2"
+}
+attention_flag "--seq 0" "<flag --seq>: expected sequence lengths of 1 to 16M"
+attention_flag "--seq 999999999M" "<flag --seq>: expected sequence lengths of 1 to 16M"
+attention_flag "--batch 9223372036854775807" "<flag --batch>: expected 1 to 16,777,216"
+attention_flag "--heads 0" "<flag --heads>: expected 1 to"
+attention_flag "--head-dim 0" "<flag --head-dim>: expected 1 to"
+attention_flag "--d-model 0" "<flag --d-model>: expected 1 to"
+attention_flag "--ffn -3" "<flag --ffn>: expected 1 to"
+attention_flag "--map-budget 4294967296" "<flag --map-budget>: expected 1 to 100,000,000"
+attention_flag "--json $tmp" "cannot write the JSON file: is a directory"
 printf 'base: flat-edge\nl2_bytes: 1024\n' >"$tmp/tiny.yaml"
 run 2 attention --model bert --hw "$tmp/tiny.yaml" --seq 512 --quiet &&
   check "attention tiny buffer" grep -q "buffer too small for any tile" "$tmp/err"
@@ -348,6 +370,23 @@ printf 'K,C,Y,X,R,S,T\n1000000000,1000000000,1000000000,1000000000,3,3,1\n' >"$t
 run 2 hwalloc --model "$tmp/ovf.csv" && check "hwalloc csv overflowing dims" one_line "ovf.csv:2:1: layer too large"
 printf 'K,C,Y,X,R,S,T\n100000,100000,1000,1000,3,3,1\n' >"$tmp/big.csv"
 run 2 hwalloc --model "$tmp/big.csv" && check "hwalloc layer beyond exact counts" one_line "cannot be priced on the minimum design"
+
+# Every command once, tiny, to a successful end (issue 19: the checks above only saw some of
+# them fail): eval, mse, codesign and prune-study here; train, nm-study and fuse-train with
+# libtorch above.
+run 0 eval --model resnet18 --dataflow kcp_ws --hw gamma-edge --json "$tmp/eval.json" &&
+  check "eval json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['total']['runtime_cycles']>0 and len(j['layers'])>0" "$tmp/eval.json"
+run 0 mse --models resnet18 --algos gamma,random --budgets 20 --seeds 1 --max-layers 2 --quiet \
+  --json "$tmp/mse.json" &&
+  check "mse json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert len(j['layers'])==2 and {r['algo'] for r in j['results']}=={'gamma','random'} and \
+all(r['geomean_ratio']>=1 for r in j['results'])" "$tmp/mse.json"
+run 0 codesign --model resnet18 --platform edge --budget 30 --baselines none --quiet --json "$tmp/cd.json" &&
+  check "codesign json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['samples']==30 and j['feasible'] and 0<j['accelerator']['area_mm2']<=j['area_budget_mm2'] and j['total']['runtime_cycles']>0" "$tmp/cd.json"
+run 0 prune-study --shapes 64,64,32 --sparsity 0.5 --v 4 --min-ms 1 --threads 1 --json "$tmp/ps.json" &&
+  check "prune-study json" test -s "$tmp/ps.json"
 
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

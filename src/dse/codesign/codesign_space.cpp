@@ -9,19 +9,12 @@
 #include "sparsemap/dse/codesign/codesign.h"
 #include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/error.h"
+#include "sparsemap/workload/shape_key.h"
 
 namespace sparsemap::dse::codesign {
 namespace {
 
-// What identifies a layer's shape (everything but its name).
-std::string shape_key(const workload::Layer& l) {
-  std::ostringstream os;
-  os << static_cast<int>(l.kind);
-  for (int64_t d : l.dims) os << ',' << d;
-  os << ';' << l.stride.y << ',' << l.stride.x << ';' << l.pad.y << ',' << l.pad.x << ';'
-     << l.dilation.y << ',' << l.dilation.x;
-  return os.str();
-}
+using workload::shape_key;
 
 // Log-uniform size over [lo, hi]: floor(lo (hi / lo)^g), clamped.
 int64_t log_size(double g, int64_t lo, int64_t hi) {

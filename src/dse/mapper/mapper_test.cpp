@@ -142,8 +142,11 @@ TEST(ModelMapper, SkipsLayersWithoutMacs) {
 }
 
 // Small layers whose constrained, divisor-only, fixed-order spaces can be enumerated yet hold
-// at least 100,000 points: GAMMA at a budget of 1,000 is within 5% of the optimum on >= 90%.
-// The ctest run uses the first `n` layers; the full list runs with
+// at least 100,000 points: GAMMA at a budget of 1,000 (< 1% of each space) reaches the
+// exhaustive optimum exactly on every one (what it achieves: all 10 at ratio 1.0000, seed 1;
+// the bar was ">= 90% within 5%", which a regression of a few percent on every layer would
+// still pass; that bar is kept as well). The ctest run uses the first
+// `n` = 5 layers (about 1 million points, a few seconds); the full list runs with
 // --gtest_also_run_disabled_tests --gtest_filter='*DISABLED_GammaNearExhaustiveFull*'.
 void gamma_near_exhaustive(size_t n) {
   const arch::Arch hw = arch::preset("gamma-edge");
@@ -180,12 +183,13 @@ void gamma_near_exhaustive(size_t n) {
                 ratio);
     EXPECT_GE(ex.points, 100000) << l.name;
     EXPECT_GE(ratio, 1.0 - 1e-9) << l.name;  // nothing beats the exhaustive optimum
+    EXPECT_LE(ratio, 1.0 + 1e-9) << l.name;  // and GAMMA reaches it
     within += ratio <= 1.05;
   }
   EXPECT_GE(within * 10, static_cast<int>(layers.size()) * 9);
 }
 
-TEST(ModelMapper, GammaNearExhaustiveReduced) { gamma_near_exhaustive(2); }
+TEST(ModelMapper, GammaNearExhaustiveReduced) { gamma_near_exhaustive(5); }
 TEST(ModelMapper, DISABLED_GammaNearExhaustiveFull) { gamma_near_exhaustive(100); }
 
 TEST(ModelMapper, SameSeedSameResultWithOneAndTwoThreads) {
@@ -404,23 +408,88 @@ TEST(ModelMapper, WarmStartReachesColdQualityWithFewerSamples) {
   EXPECT_LT(warm, cold);
 }
 
-// Density range: the robust search reports a regret per density, never negative beyond noise.
+// Density range: the regret reported per density, checked against an independent enumeration
+// of the layer's (divisor-only, fixed-order, NVDLA-constrained) map space. At density d,
+//   robust(d) = latency_d(R)          R: the robust search's mapping (the mean over 3 densities)
+//   alone(d)  = the best latency the search at d alone found, >= min_m latency_d(m)
+//   regret(d) = robust(d) / alone(d) - 1.
+// The test evaluates R at each density itself (cost::evaluate) and enumerates every mapping
+// (enumerate_space): robust(d) and the mean fitness must be exact, alone(d) no better than the
+// enumerated optimum, the regret exactly the formula; the robust mapping's regret against the
+// true optimum at each d, robust(d) / min_m latency_d(m) - 1, bounds the reported one from above.
 TEST(ModelMapper, DensityRangeReportsRegret) {
   const arch::Arch hw = arch::preset("gamma-edge");
-  std::vector<Layer> layers = gemm_layers("resnet50");
-  layers.resize(3);
+  const Layer l = workload::conv2d("k8c8o4r3s2", 1, 8, 9, 9, 8, 3, 2);
   MapperOptions o;
   o.budget = 300;
-  cost::parse_density_flag("W=0.2:0.8", o.sparsity);
+  o.space.divisors_only = true;
+  o.space.fixed_order = true;
+  o.space.constraint = Constraint::Nvdla;
+  cost::parse_density_flag("W=0.05:1", o.sparsity);
   o.sparsity.mode = cost::SparseMode::Skip;
-  const ModelOutcome res = map_layers(layers, hw, o);
-  for (const LayerOutcome& lo : res.layers) {
-    if (lo.reused) continue;
-    ASSERT_EQ(lo.regrets.size(), 3u);
-    EXPECT_NEAR(lo.regrets[0].density, 0.2, 1e-12);
-    EXPECT_NEAR(lo.regrets[2].density, 0.8, 1e-12);
-    for (const auto& r : lo.regrets) EXPECT_GT(r.alone, 0);
+  const ModelOutcome res = map_layers({l}, hw, o);
+  ASSERT_EQ(res.layers.size(), 1u);
+  const LayerOutcome& lo = res.layers[0];
+  ASSERT_EQ(lo.regrets.size(), 3u);
+
+  // The independent enumeration: latency of every mapping at W = 0.2, 0.5, 0.8 (the mapper's
+  // grid of the range, so that the densities are the same doubles).
+  const std::vector<cost::SparsityOptions> grid = density_points(o.sparsity);
+  ASSERT_EQ(grid.size(), 3u);
+  const double densities[3] = {0.05, 0.525, 1.0};
+  auto latency = [&](const mapping::Mapping& m, int p) {
+    cost::EvalOptions eo;
+    eo.enforce_buffers = true;
+    eo.sparsity = grid[static_cast<size_t>(p)];
+    EXPECT_NEAR(eo.sparsity.tensors[cost::kWeight].density, densities[p], 1e-12);
+    const cost::Cost c = cost::evaluate(l, hw, m, eo);
+    return c.ok() ? static_cast<double>(c.runtime_cycles) : search::kInfeasible;
+  };
+  const MapSpace space(l, hw, o.space);
+  double alone[3] = {search::kInfeasible, search::kInfeasible, search::kInfeasible};
+  double best_mean = search::kInfeasible;
+  const int64_t points = enumerate_space(space, [&](const MapSpace::Decoded& dec) {
+    const mapping::Mapping m = space.to_mapping(dec);
+    double mean = 0;
+    for (int p = 0; p < 3; ++p) {
+      const double v = latency(m, p);
+      alone[p] = std::min(alone[p], v);
+      mean += v / 3;
+    }
+    best_mean = std::min(best_mean, mean);
+  });
+  ASSERT_GT(points, 1000);
+  ASSERT_LT(best_mean, search::kInfeasible);
+  double robust_mean = 0;
+  for (int p = 0; p < 3; ++p) {
+    const auto& r = lo.regrets[static_cast<size_t>(p)];
+    const double robust = latency(lo.mapping, p);
+    robust_mean += robust / 3;
+    EXPECT_NEAR(r.density, densities[p], 1e-12);
+    EXPECT_EQ(r.robust, robust) << "W=" << densities[p];
+    EXPECT_GE(r.alone, alone[p]) << "W=" << densities[p];
+    EXPECT_DOUBLE_EQ(r.regret, robust / r.alone - 1.0) << "W=" << densities[p];
+    EXPECT_LE(r.regret, robust / alone[p] - 1.0 + 1e-12) << "W=" << densities[p];
   }
+  EXPECT_DOUBLE_EQ(lo.fitness, robust_mean);  // the robust fitness is the mean latency
+  EXPECT_GE(robust_mean, best_mean);
+  // What the searches achieve on this space (300 samples of 81,000 points): the robust search
+  // finds the enumerated minimiser of the mean, each search alone the enumerated optimum at its
+  // density, so the reported regret is the enumeration's exactly; at W = 0.05 it is
+  // 24 / 17 - 1 = 41.18% (the robust mapping gives up 7 cycles there), 0 at the other two.
+  EXPECT_DOUBLE_EQ(robust_mean, best_mean);
+  for (int p = 0; p < 3; ++p) {
+    const auto& r = lo.regrets[static_cast<size_t>(p)];
+    EXPECT_EQ(r.alone, alone[p]) << "W=" << densities[p];
+    std::printf(
+        "  W=%.3f: robust %.0f cycles, alone %.0f, enumerated optimum %.0f, regret %.4f%%\n",
+        densities[p], r.robust, r.alone, alone[p], 100 * r.regret);
+  }
+  EXPECT_EQ(lo.regrets[0].robust, 24);
+  EXPECT_EQ(lo.regrets[0].alone, 17);
+  EXPECT_DOUBLE_EQ(lo.regrets[0].regret, 24.0 / 17.0 - 1.0);
+  EXPECT_EQ(lo.regrets[1].regret, 0.0);
+  EXPECT_EQ(lo.regrets[2].regret, 0.0);
 }
 
 // On maestro-example, GAMMA's mappings of the layers of MAESTRO's Resnet50_kcp_ws.m beat, in

@@ -14,6 +14,7 @@
 #include "sparsemap/error.h"
 #include "sparsemap/io/util.h"
 #include "sparsemap/search/mpi.h"
+#include "sparsemap/workload/shape_key.h"
 
 namespace sparsemap::dse::mapper {
 namespace {
@@ -27,15 +28,7 @@ uint64_t mix(uint64_t x) {  // splitmix64
   return x ^ (x >> 31);
 }
 
-// What identifies a layer's shape (everything but its name).
-std::string shape_key(const workload::Layer& l) {
-  std::ostringstream os;
-  os << static_cast<int>(l.kind);
-  for (int64_t d : l.dims) os << ',' << d;
-  os << ';' << l.stride.y << ',' << l.stride.x << ';' << l.pad.y << ',' << l.pad.x << ';'
-     << l.dilation.y << ',' << l.dilation.x;
-  return os.str();
-}
+using workload::shape_key;
 
 json layer_to_json(const workload::Layer& l) {
   json dims = json::array();
@@ -349,8 +342,9 @@ std::string mapping_text(const mapping::Mapping& m) {
   return s;
 }
 
-ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::Arch& arch,
-                        const MapperOptions& o) {
+namespace {
+
+void check_options(const MapperOptions& o) {
   check_algo(o.algo);
   if (!(o.mutation_rate >= 0.0 && o.mutation_rate <= 1.0))
     throw InputError({"<flag --mutation-rate>", 0, 0},
@@ -363,8 +357,12 @@ ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::
     throw InputError({"<flag --budget>", 0, 0}, "expected a budget in [1, " +
                                                     std::to_string(search::kMaxBudget) +
                                                     "] samples, found " + std::to_string(o.budget));
-  ModelOutcome out;
-  // Distinct shapes.
+}
+
+// The GEMM-class layers as outcomes (the others listed as skipped), each pointing at its
+// distinct shape; returns the distinct shapes in first-seen order.
+std::vector<const workload::Layer*> distinct_layers(const std::vector<workload::Layer>& layers,
+                                                    ModelOutcome& out) {
   std::vector<const workload::Layer*> uniq;
   std::map<std::string, size_t> index;
   for (const workload::Layer& l : layers) {
@@ -386,6 +384,229 @@ ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::
     out.layers.push_back(std::move(lo));
   }
   out.unique_layers = uniq.size();
+  return uniq;
+}
+
+// The searches to run, in order: per distinct layer a cold twin (warm start compared), the main
+// search, and one search alone per density point (a density range's regret).
+struct TaskList {
+  std::vector<Task> tasks;
+  std::vector<int> main_task, cold_task;     // per distinct layer; -1: none
+  std::vector<std::vector<int>> alone_task;  // per distinct layer, per density point
+};
+
+TaskList task_list(size_t unique, const MapperOptions& o, size_t points) {
+  TaskList tl;
+  const bool ranged = points > 1;
+  for (size_t u = 0; u < unique; ++u) {
+    if (o.warm_start && o.warm_compare) tl.tasks.push_back({Task::Cold, u, 0});
+    tl.tasks.push_back({Task::Main, u, 0});
+    if (ranged && o.regret)
+      for (int p = 0; p < static_cast<int>(points); ++p) tl.tasks.push_back({Task::Alone, u, p});
+  }
+  tl.main_task.assign(unique, -1);
+  tl.cold_task.assign(unique, -1);
+  tl.alone_task.resize(unique);
+  for (size_t t = 0; t < tl.tasks.size(); ++t) {
+    const Task& k = tl.tasks[t];
+    if (k.kind == Task::Main) tl.main_task[k.unique] = static_cast<int>(t);
+    if (k.kind == Task::Cold) tl.cold_task[k.unique] = static_cast<int>(t);
+    if (k.kind == Task::Alone) tl.alone_task[k.unique].push_back(static_cast<int>(t));
+  }
+  return tl;
+}
+
+// The finished tasks of the checkpoint --resume names, checked against this run.
+std::vector<TaskResult> resume_done(const MapperOptions& o, const json& fp,
+                                    const std::vector<Task>& tasks,
+                                    const std::vector<MapSpace>& spaces, int64_t budget) {
+  std::vector<TaskResult> done;
+  if (o.checkpoint_file.empty())
+    throw InputError({"<flag --resume>", 0, 0}, "expected a checkpoint file");
+  const std::string& f = o.checkpoint_file;
+  const json j = io::read_json(f, "a map checkpoint (written by map --checkpoint)");
+  if (!j.is_object() || !j.contains("kind") || j["kind"] != kCheckpointKind)
+    throw InputError({f, 0, 0},
+                     "not a map checkpoint (expected \"kind\": \"" + kCheckpointKind + "\")");
+  if (!j.contains("fingerprint"))
+    throw InputError({f, 0, 0}, "the checkpoint has no \"fingerprint\" of its run");
+  if (j["fingerprint"] != fp)
+    throw InputError({f, 0, 0},
+                     "the checkpoint belongs to another run (model, accelerator or options "
+                     "differ); resume with the same flags");
+  if (!j.contains("done") || !j["done"].is_array())
+    throw InputError({f, 0, 0}, "expected a \"done\" array of finished tasks");
+  if (j["done"].size() > tasks.size())
+    throw InputError({f, 0, 0}, "the checkpoint has " + std::to_string(j["done"].size()) +
+                                    " finished tasks; this run has " +
+                                    std::to_string(tasks.size()));
+  for (const json& t : j["done"])
+    done.push_back(
+        TaskResult::from_json(t, spaces[tasks[done.size()].unique].dims(), budget, f, done.size()));
+  return done;
+}
+
+// Warm-start seeds of a main search: the best mappings of the most similar layers searched
+// before (and of the mapping DB), each as it was (clamped) and scaled by the ratio of extents.
+std::vector<search::Genome> warm_seeds(const Task& k, const std::vector<MapSpace>& spaces,
+                                       const std::vector<MapSpace>& db_spaces,
+                                       const std::vector<TaskResult>& done, const TaskList& tl,
+                                       const MapperOptions& o) {
+  const MapSpace& space = spaces[k.unique];
+  struct Src {
+    double dist;
+    const MapSpace* space;
+    MapSpace::Decoded dec;
+  };
+  std::vector<Src> src;
+  for (size_t u = 0; u < k.unique; ++u) {
+    const TaskResult& r = done[static_cast<size_t>(tl.main_task[u])];
+    if (r.best_fitness >= search::kInfeasible) continue;
+    src.push_back({layer_distance(space, spaces[u]), &spaces[u], spaces[u].decode_raw(r.best)});
+  }
+  for (size_t i = 0; i < db_spaces.size(); ++i) {
+    size_t j = 0, n = 0;  // the i-th GEMM-class DB entry
+    for (; j < o.mapping_db.size(); ++j)
+      if (workload::is_gemm_class(o.mapping_db[j].layer.kind) && n++ == i) break;
+    src.push_back({layer_distance(space, db_spaces[i]), &db_spaces[i], o.mapping_db[j].decoded});
+  }
+  std::stable_sort(src.begin(), src.end(),
+                   [](const Src& a, const Src& b) { return a.dist < b.dist; });
+  if (static_cast<int>(src.size()) > o.warm_sources)
+    src.resize(static_cast<size_t>(o.warm_sources));
+  std::vector<search::Genome> seeds;
+  for (const Src& s : src) {
+    seeds.push_back(space.encode(s.dec));  // tiles as they were, clamped
+    MapSpace::Decoded scaled = s.dec;      // tiles scaled by the ratio of the extents
+    for (int l = 0; l < scaled.levels; ++l)
+      for (int sl = 0; sl < kSlots; ++sl) {
+        const double ratio = static_cast<double>(std::max<int64_t>(1, space.extent(sl))) /
+                             static_cast<double>(std::max<int64_t>(1, s.space->extent(sl)));
+        scaled.tile[l][sl] =
+            std::max<int64_t>(1, std::llround(static_cast<double>(scaled.tile[l][sl]) * ratio));
+      }
+    seeds.push_back(space.encode(scaled));
+  }
+  return seeds;
+}
+
+// The state map_layers' searches share.
+struct RunContext {
+  const MapperOptions& o;
+  const std::vector<MapSpace>& spaces;
+  const std::vector<MapSpace>& db_spaces;
+  const std::vector<cost::SparsityOptions>& points;
+  const FitnessSpec& robust;
+  const TaskList& tl;
+  const search::Evaluator& eval;
+  int64_t budget;
+  size_t unique;
+  std::string search_file;  // the search in progress ("" without a checkpoint)
+};
+
+// Runs task t (resuming its search from the .search file when it is the first task left of a
+// resumed run) and returns what it found.
+TaskResult run_task(const RunContext& c, size_t t, const std::vector<TaskResult>& done) {
+  const MapperOptions& o = c.o;
+  const Task& k = c.tl.tasks[t];
+  const MapSpace& space = c.spaces[k.unique];
+  std::vector<search::Genome> seeds;
+  if (k.kind == Task::Main && o.warm_start)
+    seeds = warm_seeds(k, c.spaces, c.db_spaces, done, c.tl, o);
+  FitnessSpec spec = c.robust;
+  if (k.kind == Task::Alone) spec.sparsity = {c.points[static_cast<size_t>(k.point)]};
+  const uint64_t seed = mix(
+      o.seed ^ mix(k.unique * 4 + static_cast<uint64_t>(k.kind == Task::Alone ? 2 + k.point : 0)));
+  size_t batch = 64;
+  auto opt = make_opt(space, o, c.budget, seed, seeds, &batch);
+  search::SearchOptions so;
+  so.budget = c.budget;
+  so.batch = batch;
+  so.checkpoint_file = c.search_file;
+  so.checkpoint_every = o.checkpoint_every;
+  so.resume_file = c.search_file;
+  if (o.progress) {
+    const size_t u = k.unique, n = c.unique;
+    const int64_t budget = c.budget;
+    so.progress = [&o, u, n, budget](int64_t s, double best) { o.progress(u, n, s, budget, best); };
+  }
+  json resume_state;
+  const json* resume = nullptr;
+  if (o.resume && t == done.size() && !c.search_file.empty() &&
+      std::filesystem::exists(c.search_file)) {
+    resume_state = search::read_checkpoint(c.search_file);
+    resume = &resume_state;
+  }
+  const search::SearchResult sr = search::run_search(
+      *opt, c.eval, [&](const search::Genome& g) { return fitness(space, g, spec); }, so, resume);
+  TaskResult r;
+  r.best = sr.best;
+  r.best_fitness = sr.best_fitness;
+  r.samples = sr.samples;
+  const bool feasible = sr.best_fitness < search::kInfeasible;
+  r.samples_to_5pct = feasible ? sr.samples_to_within(sr.best_fitness, 0.05) : -1;
+  r.samples_to_best = feasible ? sr.samples_to_within(sr.best_fitness, 0.0) : -1;
+  if (k.kind == Task::Main && c.tl.cold_task[k.unique] >= 0) {
+    const double target = done[static_cast<size_t>(c.tl.cold_task[k.unique])].best_fitness;
+    r.samples_to_cold = target < search::kInfeasible ? sr.samples_to_within(target, 0.0) : -1;
+  }
+  if (o.keep_history) r.history = sr.history;
+  return r;
+}
+
+// A layer's outcome from its tasks: the main search's mapping evaluated with the buffers
+// enforced, the cold twin's figures, and per density point the robust mapping's regret against
+// the search at that point alone.
+void fill_outcome(const RunContext& c, const arch::Arch& arch, const std::vector<TaskResult>& done,
+                  LayerOutcome& lo) {
+  const MapperOptions& o = c.o;
+  const MapSpace& space = c.spaces[lo.unique];
+  const TaskResult& r = done[static_cast<size_t>(c.tl.main_task[lo.unique])];
+  lo.genome = r.best;
+  lo.fitness = r.best_fitness;
+  lo.decoded = space.decode_raw(r.best);
+  lo.mapping = space.to_mapping(lo.decoded);
+  cost::EvalOptions eo;
+  eo.enforce_buffers = true;
+  eo.sparsity = o.sparsity;
+  lo.cost = cost::evaluate(lo.layer, arch, lo.mapping, eo);
+  if (!lo.reused) {
+    lo.samples = r.samples;
+    lo.samples_to_5pct = r.samples_to_5pct;
+    lo.history = r.history;
+  }
+  if (c.tl.cold_task[lo.unique] >= 0) {
+    const TaskResult& cold = done[static_cast<size_t>(c.tl.cold_task[lo.unique])];
+    lo.cold_fitness = cold.best_fitness;
+    lo.cold_samples_to_target = cold.samples_to_best;
+    lo.warm_samples_to_target = r.samples_to_cold;
+  }
+  for (size_t p = 0; p < c.tl.alone_task[lo.unique].size(); ++p) {
+    const TaskResult& a = done[static_cast<size_t>(c.tl.alone_task[lo.unique][p])];
+    LayerOutcome::DensityRegret d;
+    const cost::SparsityOptions& sp = c.points[p];
+    for (const auto& t : sp.tensors)
+      if (t.density < 1.0 || t.structure != cost::Structure::Dense) {
+        d.density = t.density;
+        break;
+      }
+    cost::EvalOptions e2;
+    e2.enforce_buffers = true;
+    e2.sparsity = sp;
+    d.robust = objective_value(cost::evaluate(lo.layer, arch, lo.mapping, e2), o.objective);
+    d.alone = a.best_fitness;
+    d.regret = d.alone > 0 && d.alone < search::kInfeasible ? d.robust / d.alone - 1.0 : 0.0;
+    lo.regrets.push_back(d);
+  }
+}
+
+}  // namespace
+
+ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::Arch& arch,
+                        const MapperOptions& o) {
+  check_options(o);
+  ModelOutcome out;
+  const std::vector<const workload::Layer*> uniq = distinct_layers(layers, out);
   std::vector<MapSpace> spaces;
   spaces.reserve(uniq.size());
   for (const auto* l : uniq) spaces.emplace_back(*l, arch, o.space);
@@ -394,198 +615,37 @@ ModelOutcome map_layers(const std::vector<workload::Layer>& layers, const arch::
     if (workload::is_gemm_class(e.layer.kind)) db_spaces.emplace_back(e.layer, arch, o.space);
 
   const std::vector<cost::SparsityOptions> points = density_points(o.sparsity);
-  const bool ranged = points.size() > 1;
-  FitnessSpec robust{o.objective, points, o.worst_case};
+  const FitnessSpec robust{o.objective, points, o.worst_case};
   const int64_t budget = o.algo == "bo" ? std::min(o.budget, search::kBoSampleCap) : o.budget;
+  const TaskList tl = task_list(uniq.size(), o, points.size());
 
-  // The task list.
-  std::vector<Task> tasks;
-  for (size_t u = 0; u < uniq.size(); ++u) {
-    if (o.warm_start && o.warm_compare) tasks.push_back({Task::Cold, u, 0});
-    tasks.push_back({Task::Main, u, 0});
-    if (ranged && o.regret)
-      for (int p = 0; p < static_cast<int>(points.size()); ++p)
-        tasks.push_back({Task::Alone, u, p});
-  }
-
-  // Resume.
   const json fp = fingerprint(uniq, arch, o);
   std::vector<TaskResult> done;
-  const std::string search_file = o.checkpoint_file.empty() ? "" : o.checkpoint_file + ".search";
-  if (o.resume) {
-    if (o.checkpoint_file.empty())
-      throw InputError({"<flag --resume>", 0, 0}, "expected a checkpoint file");
-    const std::string& f = o.checkpoint_file;
-    const json j = io::read_json(f, "a map checkpoint (written by map --checkpoint)");
-    if (!j.is_object() || !j.contains("kind") || j["kind"] != kCheckpointKind)
-      throw InputError({f, 0, 0},
-                       "not a map checkpoint (expected \"kind\": \"" + kCheckpointKind + "\")");
-    if (!j.contains("fingerprint"))
-      throw InputError({f, 0, 0}, "the checkpoint has no \"fingerprint\" of its run");
-    if (j["fingerprint"] != fp)
-      throw InputError({f, 0, 0},
-                       "the checkpoint belongs to another run (model, accelerator or options "
-                       "differ); resume with the same flags");
-    if (!j.contains("done") || !j["done"].is_array())
-      throw InputError({f, 0, 0}, "expected a \"done\" array of finished tasks");
-    if (j["done"].size() > tasks.size())
-      throw InputError({f, 0, 0}, "the checkpoint has " + std::to_string(j["done"].size()) +
-                                      " finished tasks; this run has " +
-                                      std::to_string(tasks.size()));
-    for (const json& t : j["done"])
-      done.push_back(TaskResult::from_json(t, spaces[tasks[done.size()].unique].dims(), budget, f,
-                                           done.size()));
-  }
-
+  if (o.resume) done = resume_done(o, fp, tl.tasks, spaces, budget);
   const search::Evaluator eval(o.threads);
+  const RunContext c{o,           spaces,
+                     db_spaces,   points,
+                     robust,      tl,
+                     eval,        budget,
+                     uniq.size(), o.checkpoint_file.empty() ? "" : o.checkpoint_file + ".search"};
   auto save = [&]() {
     if (o.checkpoint_file.empty()) return;
     json d = json::array();
     for (const TaskResult& r : done) d.push_back(r.to_json());
     write_root({{"kind", kCheckpointKind}, {"fingerprint", fp}, {"done", d}}, o.checkpoint_file);
   };
-  std::vector<int> main_task(uniq.size(), -1), cold_task(uniq.size(), -1);
-  std::vector<std::vector<int>> alone_task(uniq.size());
-  for (size_t t = 0; t < tasks.size(); ++t) {
-    const Task& k = tasks[t];
-    if (k.kind == Task::Main) main_task[k.unique] = static_cast<int>(t);
-    if (k.kind == Task::Cold) cold_task[k.unique] = static_cast<int>(t);
-    if (k.kind == Task::Alone) alone_task[k.unique].push_back(static_cast<int>(t));
-  }
-
   if (!o.resume && !o.checkpoint_file.empty()) {  // a fresh run: no stale search state
-    remove_root(search_file);
+    remove_root(c.search_file);
     save();
   }
-  for (size_t t = done.size(); t < tasks.size(); ++t) {
-    const Task& k = tasks[t];
-    const MapSpace& space = spaces[k.unique];
-    // Warm-start seeds: the best mappings of the most similar layers searched before.
-    std::vector<search::Genome> seeds;
-    if (k.kind == Task::Main && o.warm_start) {
-      struct Src {
-        double dist;
-        const MapSpace* space;
-        MapSpace::Decoded dec;
-      };
-      std::vector<Src> src;
-      for (size_t u = 0; u < k.unique; ++u) {
-        const TaskResult& r = done[static_cast<size_t>(main_task[u])];
-        if (r.best_fitness >= search::kInfeasible) continue;
-        src.push_back({layer_distance(space, spaces[u]), &spaces[u], spaces[u].decode_raw(r.best)});
-      }
-      for (size_t i = 0; i < db_spaces.size(); ++i) {
-        size_t j = 0, n = 0;  // the i-th GEMM-class DB entry
-        for (; j < o.mapping_db.size(); ++j)
-          if (workload::is_gemm_class(o.mapping_db[j].layer.kind) && n++ == i) break;
-        src.push_back(
-            {layer_distance(space, db_spaces[i]), &db_spaces[i], o.mapping_db[j].decoded});
-      }
-      std::stable_sort(src.begin(), src.end(),
-                       [](const Src& a, const Src& b) { return a.dist < b.dist; });
-      if (static_cast<int>(src.size()) > o.warm_sources)
-        src.resize(static_cast<size_t>(o.warm_sources));
-      for (const Src& s : src) {
-        seeds.push_back(space.encode(s.dec));  // tiles as they were, clamped
-        MapSpace::Decoded scaled = s.dec;      // tiles scaled by the ratio of the extents
-        for (int l = 0; l < scaled.levels; ++l)
-          for (int sl = 0; sl < kSlots; ++sl) {
-            const double ratio = static_cast<double>(std::max<int64_t>(1, space.extent(sl))) /
-                                 static_cast<double>(std::max<int64_t>(1, s.space->extent(sl)));
-            scaled.tile[l][sl] =
-                std::max<int64_t>(1, std::llround(static_cast<double>(scaled.tile[l][sl]) * ratio));
-          }
-        seeds.push_back(space.encode(scaled));
-      }
-    }
-    FitnessSpec spec = robust;
-    if (k.kind == Task::Alone) spec.sparsity = {points[static_cast<size_t>(k.point)]};
-    const uint64_t seed =
-        mix(o.seed ^
-            mix(k.unique * 4 + static_cast<uint64_t>(k.kind == Task::Alone ? 2 + k.point : 0)));
-    size_t batch = 64;
-    auto opt = make_opt(space, o, budget, seed, seeds, &batch);
-    search::SearchOptions so;
-    so.budget = budget;
-    so.batch = batch;
-    so.checkpoint_file = search_file;
-    so.checkpoint_every = o.checkpoint_every;
-    so.resume_file = search_file;
-    if (o.progress) {
-      const size_t u = k.unique, n = uniq.size();
-      so.progress = [&o, u, n, budget](int64_t s, double best) {
-        o.progress(u, n, s, budget, best);
-      };
-    }
-    json resume_state;
-    const json* resume = nullptr;
-    if (o.resume && t == done.size() && !search_file.empty() &&
-        std::filesystem::exists(search_file)) {
-      resume_state = search::read_checkpoint(search_file);
-      resume = &resume_state;
-    }
-    const search::SearchResult sr = search::run_search(
-        *opt, eval, [&](const search::Genome& g) { return fitness(space, g, spec); }, so, resume);
-    TaskResult r;
-    r.best = sr.best;
-    r.best_fitness = sr.best_fitness;
-    r.samples = sr.samples;
-    const bool feasible = sr.best_fitness < search::kInfeasible;
-    r.samples_to_5pct = feasible ? sr.samples_to_within(sr.best_fitness, 0.05) : -1;
-    r.samples_to_best = feasible ? sr.samples_to_within(sr.best_fitness, 0.0) : -1;
-    if (k.kind == Task::Main && cold_task[k.unique] >= 0) {
-      const double target = done[static_cast<size_t>(cold_task[k.unique])].best_fitness;
-      r.samples_to_cold = target < search::kInfeasible ? sr.samples_to_within(target, 0.0) : -1;
-    }
-    if (o.keep_history) r.history = sr.history;
-    done.push_back(std::move(r));
+  for (size_t t = done.size(); t < tl.tasks.size(); ++t) {
+    done.push_back(run_task(c, t, done));
     // Order matters for a kill at any point: the finished search's state goes first, then the
     // list of finished tasks is written.
-    if (!search_file.empty()) remove_root(search_file);
+    if (!c.search_file.empty()) remove_root(c.search_file);
     save();
   }
-
-  // Outcomes.
-  for (LayerOutcome& lo : out.layers) {
-    const MapSpace& space = spaces[lo.unique];
-    const TaskResult& r = done[static_cast<size_t>(main_task[lo.unique])];
-    lo.genome = r.best;
-    lo.fitness = r.best_fitness;
-    lo.decoded = space.decode_raw(r.best);
-    lo.mapping = space.to_mapping(lo.decoded);
-    cost::EvalOptions eo;
-    eo.enforce_buffers = true;
-    eo.sparsity = o.sparsity;
-    lo.cost = cost::evaluate(lo.layer, arch, lo.mapping, eo);
-    if (!lo.reused) {
-      lo.samples = r.samples;
-      lo.samples_to_5pct = r.samples_to_5pct;
-      lo.history = r.history;
-    }
-    if (cold_task[lo.unique] >= 0) {
-      const TaskResult& c = done[static_cast<size_t>(cold_task[lo.unique])];
-      lo.cold_fitness = c.best_fitness;
-      lo.cold_samples_to_target = c.samples_to_best;
-      lo.warm_samples_to_target = r.samples_to_cold;
-    }
-    for (size_t p = 0; p < alone_task[lo.unique].size(); ++p) {
-      const TaskResult& a = done[static_cast<size_t>(alone_task[lo.unique][p])];
-      LayerOutcome::DensityRegret d;
-      const cost::SparsityOptions& sp = points[p];
-      for (const auto& t : sp.tensors)
-        if (t.density < 1.0 || t.structure != cost::Structure::Dense) {
-          d.density = t.density;
-          break;
-        }
-      cost::EvalOptions e2;
-      e2.enforce_buffers = true;
-      e2.sparsity = sp;
-      d.robust = objective_value(cost::evaluate(lo.layer, arch, lo.mapping, e2), o.objective);
-      d.alone = a.best_fitness;
-      d.regret = d.alone > 0 && d.alone < search::kInfeasible ? d.robust / d.alone - 1.0 : 0.0;
-      lo.regrets.push_back(d);
-    }
-  }
+  for (LayerOutcome& lo : out.layers) fill_outcome(c, arch, done, lo);
   return out;
 }
 
