@@ -45,6 +45,8 @@ struct HwallocArgs {
   bool quiet = false;
 };
 
+bool is_rl_method(const std::string& m) { return m == "confuciux" || m == "rl" || m == "a2c"; }
+
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -98,17 +100,11 @@ void write_plot(const std::string& plot, const std::string& title, const hw::Tra
   io::render_gnuplot(gp.str(), plot + ".gp", data);
 }
 
-void run_hwalloc(const HwallocArgs& a) {
+// The flags' checks, before any work (the RL methods hand over to sparsemap-ml here when this
+// build has no libtorch).
+void check_args(const HwallocArgs& a) {
   if (!a.plot.empty() && !io::is_plot_path(a.plot))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file, got '" + a.plot + "'");
-  const double fraction = a.fraction >= 0 ? a.fraction : hw::platform_fraction(a.platform);
-  hw::ProblemOptions po;
-  po.dataflow = a.dataflow;
-  po.objective = hw::parse_objective(a.objective);
-  po.constraint = hw::parse_constraint(a.constraint);
-  po.deployment = hw::parse_deployment(a.deployment);
-  po.edges = hw::parse_edges(a.edges);
-  po.fraction = fraction;
   if (a.budget < 1 || a.budget > search::kMaxBudget)
     throw InputError({"<flag --budget>", 0, 0},
                      "expected a call budget from 1 to " + with_commas(search::kMaxBudget));
@@ -129,42 +125,48 @@ void run_hwalloc(const HwallocArgs& a) {
   if (std::find(kMethods.begin(), kMethods.end(), a.method) == kMethods.end())
     throw InputError({"<flag --method>", 0, 0},
                      "expected confuciux|rl|a2c|ga|sa|bo|random, got '" + a.method + "'");
-  const bool rl_method = a.method == "confuciux" || a.method == "rl" || a.method == "a2c";
 #ifndef SPARSEMAP_HAVE_TORCH
-  if (rl_method) {
+  if (is_rl_method(a.method)) {
     hand_over_to_torch_build();  // returns only when there is no sparsemap-ml
     throw InputError({"<flag --method>", 0, 0},
                      "the RL methods need libtorch: this sparsemap was built without libtorch");
   }
 #endif
-  const workload::Model model =
-      ends_with(a.model, ".csv") ? io::read_confuciux_csv(a.model) : load_model(a.model, {});
-  const auto t0 = std::chrono::steady_clock::now();
-  hw::Problem problem(model, po);
-  const std::string sig = signature(a, fraction);
-  hw::Budget budget;
-  budget.calls = a.budget;
-  budget.stall = a.stall;
-  budget.max_designs = a.max_designs;
-  hw::RunState st;
-  hw::Rng rng(a.seed);
-  if (!a.resume.empty()) {
-    st = hw::read_run_state(a.resume, sig, a.method, problem);
-    std::istringstream in(st.rng);
-    in >> rng;
-  }
-  st.tracker.clock = [t0]() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+}
 
-  const bool bar = !a.quiet && isatty(2);
-  auto save = [&](const std::string& phase) {
+hw::ProblemOptions problem_options(const HwallocArgs& a, double fraction) {
+  hw::ProblemOptions po;
+  po.dataflow = a.dataflow;
+  po.objective = hw::parse_objective(a.objective);
+  po.constraint = hw::parse_constraint(a.constraint);
+  po.deployment = hw::parse_deployment(a.deployment);
+  po.edges = hw::parse_edges(a.edges);
+  po.fraction = fraction;
+  return po;
+}
+
+// One run's state shared by its phases: the problem, the resumable state, checkpoints and the
+// progress line.
+struct Session {
+  Session(const HwallocArgs& args, hw::Problem& p, std::string signature)
+      : a(args), problem(p), rng(args.seed), sig(std::move(signature)) {}
+  const HwallocArgs& a;
+  hw::Problem& problem;
+  hw::RunState st;
+  hw::Rng rng;
+  hw::Budget budget;
+  std::string sig;
+  bool bar = false;
+  std::string note;
+  int64_t episodes = 0, generations = 0;
+
+  void save(const std::string& phase) {
     if (a.checkpoint.empty()) return;
     st.phase = phase;
     st.rng = rng_text(rng);
     hw::write_run_state(a.checkpoint, sig, st, problem);
-  };
-  auto progress = [&](const char* what, int64_t step) {
+  }
+  void progress(const char* what, int64_t step) const {
     if (!bar) return;
     std::fprintf(stderr, "\r%s %lld  calls %lld/%lld  best %s        ", what,
                  static_cast<long long>(step), static_cast<long long>(problem.calls()),
@@ -173,86 +175,90 @@ void run_hwalloc(const HwallocArgs& a) {
                      ? with_commas(static_cast<int64_t>(st.tracker.best_cost.objective)).c_str()
                      : "none");
     std::fflush(stderr);
-  };
-  std::string note;
-  int64_t episodes = 0, generations = 0;
-
-  if (rl_method) {
-#ifdef SPARSEMAP_HAVE_TORCH
-    ml::hwalloc::PolicyOptions popt;
-    popt.algorithm = a.method == "a2c" ? "a2c" : "reinforce";
-    hw::RlEnv env(problem);
-    ml::hwalloc::Agent agent(env.state_size(), problem.actions_per_layer(), popt, a.seed);
-    if (!st.policy.empty()) agent.load(st.policy);
-    if (st.extra.contains("worst")) env.set_worst(st.extra["worst"].get<double>());
-    hw::Budget rl_budget = budget;
-    if (a.method == "confuciux")
-      rl_budget.calls =
-          std::max<int64_t>(1, static_cast<int64_t>(a.rl_fraction * double(a.budget)));
-    if (st.phase == "start" || st.phase == "rl") {
-      hw::StallCounter stall;
-      while (problem.calls() < rl_budget.calls && st.designs < rl_budget.designs_limit() &&
-             (a.episodes <= 0 || agent.episodes() < a.episodes)) {
-        const bool ok = agent.episode(env, rng);
-        ++st.designs;
-        if (ok) st.tracker.offer(env.design(), env.design_cost(), problem.calls());
-        rl_budget.stall = a.rl_stall;
-        if (stall.update(problem.calls(), st.tracker, rl_budget)) break;
-        progress("episode", agent.episodes());
-        if (!a.checkpoint.empty() && agent.episodes() % a.checkpoint_every == 0) {
-          st.policy = agent.save();
-          st.extra = {{"worst", env.worst()}};
-          save("rl");
-        }
-      }
-      st.extra = json::object();
-      st.policy.clear();
-      if (a.method == "confuciux") save("ga");
-    }
-    episodes = agent.episodes();
-    if (a.method == "confuciux") {
-      if (!st.tracker.has_best)
-        note = "no RL episode was feasible: the GA starts from the minimum design";
-      const hw::Design seed_design =
-          st.tracker.has_best ? st.tracker.best : problem.minimum_design();
-      hw::GaState gs;
-      if (st.extra.contains("ga")) gs.from_json(st.extra["ga"]);
-      hw::GaFineTuneOptions go;
-      go.generations = 1 << 30;  // to the budget
-      go.alpha = std::max(0.05, fraction);
-      hw::ga_finetune(problem, seed_design, go, budget, rng, st.tracker, st.designs, gs,
-                      [&](const hw::GaState& s) {
-                        progress("generation", s.generation);
-                        if (!a.checkpoint.empty() && s.generation % a.checkpoint_every == 0) {
-                          st.extra = {{"ga", s.to_json()}};
-                          save("ga");
-                        }
-                      });
-      generations = gs.generation;
-    }
-#endif
-  } else {
-    const json* resume_state = st.extra.contains("optimizer") ? &st.extra["optimizer"] : nullptr;
-    const json copy = resume_state ? *resume_state : json();
-    int64_t batches = 0;
-    hw::run_baseline(
-        problem, a.method, a.seed, budget, st.tracker, st.designs, resume_state ? &copy : nullptr,
-        [&](const json& s) {
-          if (!a.checkpoint.empty() && ++batches % a.checkpoint_every == 0) {
-            st.extra = {{"optimizer", s}};
-            save("baseline");
-          }
-        },
-        [&]() { progress("design", st.designs); });
   }
-  if (bar) std::fprintf(stderr, "\n");
-  const double wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  st.extra = json::object();
-  save("done");
+};
 
-  // ---- Report ----
-  const bool energy = po.objective == hw::Objective::Energy;
+#ifdef SPARSEMAP_HAVE_TORCH
+// REINFORCE or A2C episodes to the RL share of the budget; for confuciux, then the GA fine-tune
+// from the RL's best (or the minimum design) to the whole budget.
+void run_rl(Session& s, double fraction) {
+  const HwallocArgs& a = s.a;
+  hw::RunState& st = s.st;
+  ml::hwalloc::PolicyOptions popt;
+  popt.algorithm = a.method == "a2c" ? "a2c" : "reinforce";
+  hw::RlEnv env(s.problem);
+  ml::hwalloc::Agent agent(env.state_size(), s.problem.actions_per_layer(), popt, a.seed);
+  if (!st.policy.empty()) agent.load(st.policy);
+  if (st.extra.contains("worst")) env.set_worst(st.extra["worst"].get<double>());
+  hw::Budget rl_budget = s.budget;
+  if (a.method == "confuciux")
+    rl_budget.calls = std::max<int64_t>(1, static_cast<int64_t>(a.rl_fraction * double(a.budget)));
+  if (st.phase == "start" || st.phase == "rl") {
+    hw::StallCounter stall;
+    while (s.problem.calls() < rl_budget.calls && st.designs < rl_budget.designs_limit() &&
+           (a.episodes <= 0 || agent.episodes() < a.episodes)) {
+      const bool ok = agent.episode(env, s.rng);
+      ++st.designs;
+      if (ok) st.tracker.offer(env.design(), env.design_cost(), s.problem.calls());
+      rl_budget.stall = a.rl_stall;
+      if (stall.update(s.problem.calls(), st.tracker, rl_budget)) break;
+      s.progress("episode", agent.episodes());
+      if (!a.checkpoint.empty() && agent.episodes() % a.checkpoint_every == 0) {
+        st.policy = agent.save();
+        st.extra = {{"worst", env.worst()}};
+        s.save("rl");
+      }
+    }
+    st.extra = json::object();
+    st.policy.clear();
+    if (a.method == "confuciux") s.save("ga");
+  }
+  s.episodes = agent.episodes();
+  if (a.method != "confuciux") return;
+  if (!st.tracker.has_best)
+    s.note = "no RL episode was feasible: the GA starts from the minimum design";
+  const hw::Design seed_design = st.tracker.has_best ? st.tracker.best : s.problem.minimum_design();
+  hw::GaState gs;
+  if (st.extra.contains("ga")) gs.from_json(st.extra["ga"]);
+  hw::GaFineTuneOptions go;
+  go.generations = 1 << 30;  // to the budget
+  go.alpha = std::max(0.05, fraction);
+  hw::ga_finetune(s.problem, seed_design, go, s.budget, s.rng, st.tracker, st.designs, gs,
+                  [&](const hw::GaState& g) {
+                    s.progress("generation", g.generation);
+                    if (!a.checkpoint.empty() && g.generation % a.checkpoint_every == 0) {
+                      st.extra = {{"ga", g.to_json()}};
+                      s.save("ga");
+                    }
+                  });
+  s.generations = gs.generation;
+}
+#endif
+
+// The search engine's optimisers (ga, sa, bo, random) on the same problem and budget.
+void run_baseline_method(Session& s) {
+  hw::RunState& st = s.st;
+  const json* resume_state = st.extra.contains("optimizer") ? &st.extra["optimizer"] : nullptr;
+  const json copy = resume_state ? *resume_state : json();
+  int64_t batches = 0;
+  hw::run_baseline(
+      s.problem, s.a.method, s.a.seed, s.budget, st.tracker, st.designs,
+      resume_state ? &copy : nullptr,
+      [&](const json& opt) {
+        if (!s.a.checkpoint.empty() && ++batches % s.a.checkpoint_every == 0) {
+          st.extra = {{"optimizer", opt}};
+          s.save("baseline");
+        }
+      },
+      [&]() { s.progress("design", st.designs); });
+}
+
+// The JSON; fills `t` with the best design's per-layer rows.
+json result_json(const Session& s, const workload::Model& model, double fraction, double wall_s,
+                 Table& t) {
+  const HwallocArgs& a = s.a;
+  hw::Problem& problem = s.problem;  // layer_cost() caches
+  const hw::Tracker& tr = s.st.tracker;
   json out = {{"model", model.name},
               {"method", a.method},
               {"dataflow", a.dataflow},
@@ -267,68 +273,113 @@ void run_hwalloc(const HwallocArgs& a) {
                 {"min", problem.min_constraint()},
                 {"max", problem.max_constraint()}}},
               {"calls", problem.calls()},
-              {"designs", st.designs},
-              {"rl_episodes", episodes},
-              {"ga_generations", generations},
+              {"designs", s.st.designs},
+              {"rl_episodes", s.episodes},
+              {"ga_generations", s.generations},
               {"wall_s", wall_s}};
   json conv = json::array();
-  for (const auto& [c, v] : st.tracker.convergence) conv.push_back({c, v});
+  for (const auto& [c, v] : tr.convergence) conv.push_back({c, v});
   out["convergence"] = conv;
-  out["convergence_seconds"] = st.tracker.seconds;  // this process's clock (resets on resume)
-  Table t({"layer", "dims", "dataflow", "pes", "buffer", "latency_cycles", "area"});
-  if (st.tracker.has_best) {
-    const hw::DesignCost& c = st.tracker.best_cost;
+  out["convergence_seconds"] = tr.seconds;  // this process's clock (resets on resume)
+  out["best"] = nullptr;
+  out["layers"] = json::array();
+  if (tr.has_best) {
+    const hw::DesignCost& c = tr.best_cost;
     out["best"] = {{"latency_cycles", c.latency_cycles},
                    {"energy_nj", c.energy_nj},
                    {"area", c.area},
                    {"power_mw", c.power_mw},
-                   {"calls_to_best", st.tracker.calls_to_best},
-                   {"seconds_to_best", st.tracker.seconds_to_best}};
-    json layers = json::array();
+                   {"calls_to_best", tr.calls_to_best},
+                   {"seconds_to_best", tr.seconds_to_best}};
     for (size_t i = 0; i < problem.num_layers(); ++i) {
-      const hw::LayerChoice& ch = st.tracker.best[i];
+      const hw::LayerChoice& ch = tr.best[i];
       const hw::LayerCost lc = problem.layer_cost(i, ch);
-      layers.push_back({{"name", problem.layer(i).name},
-                        {"pes", ch.pes},
-                        {"buffer_level", ch.k_tile},
-                        {"dataflow", std::string(hw::dataflow_name(ch.dataflow))},
-                        {"latency_cycles", lc.latency_cycles},
-                        {"area", lc.area}});
+      out["layers"].push_back({{"name", problem.layer(i).name},
+                               {"pes", ch.pes},
+                               {"buffer_level", ch.k_tile},
+                               {"dataflow", std::string(hw::dataflow_name(ch.dataflow))},
+                               {"latency_cycles", lc.latency_cycles},
+                               {"area", lc.area}});
       t.add({problem.layer(i).name, layer_dims_text(problem.layer(i)),
              std::string(hw::dataflow_name(ch.dataflow)), std::to_string(ch.pes),
              std::to_string(ch.k_tile), with_commas(lc.latency_cycles), fixed(lc.area, 0)});
     }
-    out["layers"] = layers;
-  } else {
-    out["best"] = nullptr;
-    out["layers"] = json::array();
-    note = "no feasible design found within the budget";
   }
-  if (!note.empty()) out["note"] = note;
-  if (a.json != "-") {
+  if (!s.note.empty()) out["note"] = s.note;
+  return out;
+}
+
+void print_result(const Session& s, const workload::Model& model, double fraction, double wall_s,
+                  const Table& t, bool energy) {
+  const HwallocArgs& a = s.a;
+  const hw::Problem& problem = s.problem;
+  const hw::Tracker& tr = s.st.tracker;
+  std::printf(
+      "hwalloc %s: %s, %s, %s %s budget %.6g\n  (%.3g of the way from min %.6g to max %.6g)\n",
+      a.method.c_str(), model.name.c_str(), a.dataflow.c_str(), a.deployment.c_str(),
+      a.constraint.c_str(), problem.budget(), fraction, problem.min_constraint(),
+      problem.max_constraint());
+  if (tr.has_best) {
+    std::printf("%s", t.str().c_str());
+    const hw::DesignCost& c = tr.best_cost;
     std::printf(
-        "hwalloc %s: %s, %s, %s %s budget %.6g\n  (%.3g of the way from min %.6g to max %.6g)\n",
-        a.method.c_str(), model.name.c_str(), a.dataflow.c_str(), a.deployment.c_str(),
-        a.constraint.c_str(), problem.budget(), fraction, problem.min_constraint(),
-        problem.max_constraint());
-    if (st.tracker.has_best) {
-      std::printf("%s", t.str().c_str());
-      const hw::DesignCost& c = st.tracker.best_cost;
-      std::printf(
-          "best %s %s (latency %s cycles, energy %.4g nJ)\n%s %.6g = %.2f%% of the budget,"
-          " found after %s calls\n",
-          energy ? "energy" : "latency",
-          energy ? fixed(c.energy_nj, 1).c_str() : with_commas(c.latency_cycles).c_str(),
-          with_commas(c.latency_cycles).c_str(), c.energy_nj, a.constraint.c_str(), c.constraint,
-          100 * c.constraint / problem.budget(), with_commas(st.tracker.calls_to_best).c_str());
-    }
-    if (!note.empty()) std::printf("note: %s\n", note.c_str());
-    std::printf("calls %s (distinct cost-model states), designs %s, wall %.2f s\n",
-                with_commas(problem.calls()).c_str(), with_commas(st.designs).c_str(), wall_s);
+        "best %s %s (latency %s cycles, energy %.4g nJ)\n%s %.6g = %.2f%% of the budget,"
+        " found after %s calls\n",
+        energy ? "energy" : "latency",
+        energy ? fixed(c.energy_nj, 1).c_str() : with_commas(c.latency_cycles).c_str(),
+        with_commas(c.latency_cycles).c_str(), c.energy_nj, a.constraint.c_str(), c.constraint,
+        100 * c.constraint / problem.budget(), with_commas(tr.calls_to_best).c_str());
   }
+  if (!s.note.empty()) std::printf("note: %s\n", s.note.c_str());
+  std::printf("calls %s (distinct cost-model states), designs %s, wall %.2f s\n",
+              with_commas(problem.calls()).c_str(), with_commas(s.st.designs).c_str(), wall_s);
+}
+
+void run_hwalloc(const HwallocArgs& a) {
+  check_args(a);
+  const double fraction = a.fraction >= 0 ? a.fraction : hw::platform_fraction(a.platform);
+  const hw::ProblemOptions po = problem_options(a, fraction);
+  const workload::Model model =
+      ends_with(a.model, ".csv") ? io::read_confuciux_csv(a.model) : load_model(a.model, {});
+  const auto t0 = std::chrono::steady_clock::now();
+  hw::Problem problem(model, po);
+  Session s(a, problem, signature(a, fraction));
+  s.budget.calls = a.budget;
+  s.budget.stall = a.stall;
+  s.budget.max_designs = a.max_designs;
+  if (!a.resume.empty()) {
+    s.st = hw::read_run_state(a.resume, s.sig, a.method, problem);
+    std::istringstream in(s.st.rng);
+    in >> s.rng;
+  }
+  s.st.tracker.clock = [t0]() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  s.bar = !a.quiet && isatty(2);
+  if (is_rl_method(a.method)) {
+#ifdef SPARSEMAP_HAVE_TORCH
+    run_rl(s, fraction);
+#endif
+  } else {
+    run_baseline_method(s);
+  }
+  if (s.bar) std::fprintf(stderr, "\n");
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  s.st.extra = json::object();
+  s.save("done");
+
+  const bool energy = po.objective == hw::Objective::Energy;
+  Table t({"layer", "dims", "dataflow", "pes", "buffer", "latency_cycles", "area"});
+  json out = result_json(s, model, fraction, wall_s, t);
+  if (!s.st.tracker.has_best) {
+    s.note = "no feasible design found within the budget";
+    out["note"] = s.note;
+  }
+  if (a.json != "-") print_result(s, model, fraction, wall_s, t, energy);
   if (!a.json.empty()) write_json(out, a.json);
   if (!a.plot.empty())
-    write_plot(a.plot, model.name + " / " + a.method + " / " + a.dataflow, st.tracker, a.budget,
+    write_plot(a.plot, model.name + " / " + a.method + " / " + a.dataflow, s.st.tracker, a.budget,
                energy);
 }
 

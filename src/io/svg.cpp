@@ -50,15 +50,6 @@ std::string trim_zeros(std::string s) {
   return s;
 }
 
-std::string commas(int64_t v) {
-  std::string d = std::to_string(v < 0 ? -v : v), out;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
-    out += d[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
-
 std::string attr(std::string_view name, std::string_view value) {
   return value.empty() ? "" : " " + std::string(name) + "=\"" + escape(value) + "\"";
 }
@@ -106,6 +97,15 @@ void y_axis(Document& d, const Frame& f, const std::vector<double>& ticks, const
 }
 
 }  // namespace
+
+std::string commas(int64_t v) {
+  std::string d = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
 
 std::string escape(std::string_view text) {
   std::string out;

@@ -20,15 +20,8 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-// 4090000000 -> "4,090,000,000" (tables); short_num -> "4.09G" (tiles, chart labels).
-std::string commas(int64_t v) {
-  std::string d = std::to_string(v < 0 ? -v : v), out;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
-    out += d[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
+// commas: 4090000000 -> "4,090,000,000" (tables); short_num -> "4.09G" (tiles, chart labels).
+using svg::commas;
 std::string short_num(int64_t v) { return svg::label(static_cast<double>(v)); }
 
 std::string pct(double v) { return fixed(v, 1) + "%"; }
