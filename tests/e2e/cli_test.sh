@@ -356,20 +356,20 @@ check "hwalloc plot data" grep -q "^calls,best" "$tmp/conv.png.csv"
 printf '\xef\xbb\xbfK,C,Y,X,R,S,T\n16,8,10,10,3,3,1\n' >"$tmp/bom.csv"
 run 0 hwalloc --model "$tmp/bom.csv" --method random --budget 20 --quiet
 printf 'K,C,Y,X,R,S,T\n16,8,1\x1b[31m0,10,3,3,1\n' >"$tmp/esc.csv"
-run 2 hwalloc --model "$tmp/esc.csv" && check "hwalloc csv control bytes" one_line 'esc.csv:2:6: .*\\x1b'
+run 2 hwalloc --model "$tmp/esc.csv" --method ga && check "hwalloc csv control bytes" one_line 'esc.csv:2:6: .*\\x1b'
 python3 -c "import sys; open(sys.argv[1],'w').write('K,C,Y,X,R,S,T\n16,8,'+'1'*1000000+',10,3,3,1\n')" "$tmp/huge.csv"
-run 2 hwalloc --model "$tmp/huge.csv" && check "hwalloc csv huge field" one_line "huge.csv:2:6" &&
+run 2 hwalloc --model "$tmp/huge.csv" --method ga && check "hwalloc csv huge field" one_line "huge.csv:2:6" &&
   check "hwalloc csv huge field bounded" test "$(wc -c <"$tmp/err")" -lt 2000
 printf 'K,C,Y,X,R,S,T\n16,8,10,10,3,3\n' >"$tmp/cols.csv"
-run 2 hwalloc --model "$tmp/cols.csv" && check "hwalloc csv column count" one_line "cols.csv:2:15: expected 7 fields, got 6"
+run 2 hwalloc --model "$tmp/cols.csv" --method ga && check "hwalloc csv column count" one_line "cols.csv:2:15: expected 7 fields, got 6"
 printf 'K,C,Y,X,R,S,T\n16,0,10,10,3,3,1\n' >"$tmp/zero.csv"
-run 2 hwalloc --model "$tmp/zero.csv" && check "hwalloc csv zero dim" one_line "zero.csv:2:4: expected a positive integer for C"
+run 2 hwalloc --model "$tmp/zero.csv" --method ga && check "hwalloc csv zero dim" one_line "zero.csv:2:4: expected a positive integer for C"
 printf 'K,C,Y,X,R,S,T\n16,8,10,-10,3,3,1\n' >"$tmp/neg.csv"
-run 2 hwalloc --model "$tmp/neg.csv" && check "hwalloc csv negative dim" one_line "neg.csv:2:9: expected a positive integer for X"
+run 2 hwalloc --model "$tmp/neg.csv" --method ga && check "hwalloc csv negative dim" one_line "neg.csv:2:9: expected a positive integer for X"
 printf 'K,C,Y,X,R,S,T\n1000000000,1000000000,1000000000,1000000000,3,3,1\n' >"$tmp/ovf.csv"
-run 2 hwalloc --model "$tmp/ovf.csv" && check "hwalloc csv overflowing dims" one_line "ovf.csv:2:1: layer too large"
+run 2 hwalloc --model "$tmp/ovf.csv" --method ga && check "hwalloc csv overflowing dims" one_line "ovf.csv:2:1: layer too large"
 printf 'K,C,Y,X,R,S,T\n100000,100000,1000,1000,3,3,1\n' >"$tmp/big.csv"
-run 2 hwalloc --model "$tmp/big.csv" && check "hwalloc layer beyond exact counts" one_line "cannot be priced on the minimum design"
+run 2 hwalloc --model "$tmp/big.csv" --method ga && check "hwalloc layer beyond exact counts" one_line "cannot be priced on the minimum design"
 
 # Every command once, tiny, to a successful end (issue 19: the checks above only saw some of
 # them fail): eval, mse, codesign and prune-study here; train, nm-study and fuse-train with
