@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "commands.h"
 #include "sparsemap/arch/presets.h"
@@ -195,8 +196,9 @@ void run_fuse(const FuseArgs& a) {
            "saved MB", "peak KiB", "meets", "samples", "wall s"});
   nlohmann::json runs = nlohmann::json::array();
   std::string notes;
-  // With --json -, stdout carries the JSON alone (as every command): the text goes to stderr.
-  std::ostream& text = a.json == "-" ? std::cerr : std::cout;
+  // With --json -, stdout carries the JSON alone and the table is left out (as every command).
+  std::ostringstream unused;
+  std::ostream& text = a.json == "-" ? static_cast<std::ostream&>(unused) : std::cout;
   for (const std::string& method : methods) {
     double load_s = 0;
     fu::FusionResult r = run_method(a, method, m, o, &load_s);

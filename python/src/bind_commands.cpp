@@ -143,8 +143,7 @@ py::object run_command(const std::string& command, Register reg, Call call,
   args.insert(args.begin(), {"sparsemap", command});
   args.insert(args.end(), {"--json", "-", "--quiet"});
   std::string parse_error;
-  std::ostringstream captured;  // with --json -, the commands write only the JSON there (fuse:
-                                // its table first) and keep their stdio tables off
+  std::ostringstream captured;  // with --json -, the commands write only the JSON there
   {
     py::gil_scoped_release nogil;
     static std::mutex one_at_a_time;
