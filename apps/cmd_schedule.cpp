@@ -331,7 +331,7 @@ void run_schedule_cmd(const ScheduleArgs& a) {
     source = a.jobs + " on " + platform.name;
   }
   sc::validate(table, source);
-  sc::Simulator sim(table, a.bw);
+  sc::Simulator sim(table, a.bw, source);
   std::vector<sc::Schedule> warm;
   if (!a.warm_start.empty()) {
     warm.push_back(load_warm_start(a.warm_start, table));

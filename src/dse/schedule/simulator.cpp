@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 
@@ -17,7 +18,8 @@
 
 namespace sparsemap::dse::schedule {
 
-Simulator::Simulator(const JobTable& table, double dram_bw) : table_(&table), dram_bw_(dram_bw) {
+Simulator::Simulator(const JobTable& table, double dram_bw, const std::string& where)
+    : table_(&table), dram_bw_(dram_bw) {
   const size_t n = table.num_jobs, m = table.num_cores;
   order_.resize(n);
   queue_jobs_.resize(n);
@@ -28,6 +30,28 @@ Simulator::Simulator(const JobTable& table, double dram_bw) : table_(&table), dr
   remaining_.resize(m);
   demand_.resize(m);
   started_.resize(m);
+  // Every event lasts at most latency * D / bw cycles, D the largest total demand (the sum over
+  // cores of each core's largest job demand), and there are n events: the makespan is at most
+  // n * max latency * max(1, D / bw). Past ~1e300 a double overflows (a job time of inf would
+  // leave no job to finish first), so such a table is bad input, refused before any search.
+  double max_latency = 0, total_demand = 0;
+  for (int c = 0; c < table.num_cores; ++c) {
+    double core_demand = 0;
+    for (int j = 0; j < table.num_jobs; ++j) {
+      max_latency = std::max(max_latency, table.latency(j, c));
+      core_demand = std::max(core_demand, table.bw(j, c));
+    }
+    total_demand += core_demand;
+  }
+  const double worst = double(n) * max_latency * std::max(1.0, total_demand / dram_bw);
+  if (!(dram_bw > 0) || !(worst < 1e300)) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "the jobs' DRAM demand (up to %.6g words/cycle at once) against a bandwidth of "
+                  "%.6g words/cycle makes the schedule's time overflow",
+                  total_demand, dram_bw);
+    throw InputError({where, 0, 0}, text);
+  }
 }
 
 double Simulator::makespan(const Schedule& s) { return simulate(s, nullptr, false); }
@@ -103,6 +127,7 @@ double Simulator::simulate(const Schedule& s, SimResult* out, bool detail) {
         first = c;
       }
     }
+    SPARSEMAP_ASSERT(first >= 0);  // the constructor keeps every time finite
     if (detail && dt > 0) {
       BwSegment seg{now, now + dt, std::vector<double>(m, 0.0)};
       for (int c = 0; c < m; ++c)

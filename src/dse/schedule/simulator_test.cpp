@@ -85,6 +85,15 @@ TEST(ScheduleSimulator, ZeroBandwidthJobIsNotThrottled) {
   EXPECT_DOUBLE_EQ(r.finish_cycles[1], 14.0);
 }
 
+// Fuzzing found it: 1e5 cycles at 0.51e308 words/cycle against bandwidth 1 take 2e313 cycles,
+// past a double; the simulator indexed core -1 then. Now the table is refused up front.
+TEST(ScheduleSimulator, OverflowingTimeIsInputError) {
+  JobTable t = three_jobs();
+  for (int c = 0; c < 2; ++c) t.req_bw[0 * 2 + c] = 0.51e308;
+  EXPECT_THROW(Simulator(t, 1.0), InputError);
+  EXPECT_NO_THROW(Simulator(t, 1e12));
+}
+
 // max(longest 10, work 20 / 2 = 10, area 40 / bw).
 TEST(ScheduleSimulator, LowerBound) {
   const JobTable t = three_jobs();

@@ -79,7 +79,9 @@ struct SimResult {
 // reused Simulator.
 class Simulator {
  public:
-  Simulator(const JobTable& table, double dram_bw);
+  // Throws InputError naming `where` (the table's file) when dram_bw <= 0 or when the demands
+  // against dram_bw could make a schedule's time overflow a double.
+  Simulator(const JobTable& table, double dram_bw, const std::string& where = "<job table>");
   // Makespan only (the GA's fitness). `s` must hold one valid core per job.
   double makespan(const Schedule& s);
   // Full result; `detail` adds per-job timings and the bandwidth trace.
