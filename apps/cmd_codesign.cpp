@@ -488,10 +488,7 @@ void register_codesign(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "No progress line");
   cmd->add_flag("--wide", a->wide,
                 "Also each layer's mapping in the table (wider than 120 columns)");
-  cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
-  cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
-  cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
-  require_positive(cmd, {"--seq", "--image"});
+  add_zoo_options(cmd, a->zoo);
   cmd->callback([a] { run_codesign_cmd(*a); });
 }
 

@@ -326,10 +326,7 @@ void register_eval(CLI::App& app) {
   cmd->add_option("--model", args->model, "Zoo model name or model file (with --dataflow)");
   cmd->add_option("--dataflow", args->dataflow,
                   "Built-in template for --model: kcp_ws, xp_ws, yxp_os, a comma list, or all");
-  cmd->add_option("--batch", args->zoo.batch, "Batch size (zoo models)");
-  cmd->add_option("--seq", args->zoo.seq_len, "Sequence length (zoo language models)");
-  cmd->add_option("--image", args->zoo.image_size, "Image side in pixels (zoo vision models)");
-  require_positive(cmd, {"--seq", "--image"});
+  add_zoo_options(cmd, args->zoo);
   cmd->add_flag("--enforce-buffers", args->enforce_buffers,
                 "A mapping that needs more L1/L2 than the accelerator has is infeasible");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");

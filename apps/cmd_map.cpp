@@ -547,10 +547,7 @@ void register_map(CLI::App& app) {
   cmd->add_flag("--wide", a->wide,
                 "Every column of the per-layer table (PEs; each template's cycles and nJ), wider "
                 "than 120 columns");
-  cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
-  cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
-  cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
-  require_positive(cmd, {"--seq", "--image"});
+  add_zoo_options(cmd, a->zoo);
   cmd->callback([a] { run_map(*a); });
 }
 

@@ -221,10 +221,7 @@ void register_report(CLI::App& app) {
   cmd->add_option("--json", a->json,
                   "Also write the report's data as JSON to FILE, or - for stdout");
   cmd->add_flag("--quiet", a->quiet, "No progress and no summary");
-  cmd->add_option("--batch", a->zoo.batch, "Batch size (zoo models)");
-  cmd->add_option("--seq", a->zoo.seq_len, "Sequence length (zoo language models)");
-  cmd->add_option("--image", a->zoo.image_size, "Image side in pixels (zoo vision models)");
-  require_positive(cmd, {"--seq", "--image"});
+  add_zoo_options(cmd, a->zoo);
   cmd->callback([a] { run_report(*a); });
 }
 

@@ -20,10 +20,7 @@ void register_show(CLI::App& app) {
                   "Zoo model name, or a .m (MAESTRO), .csv (GAMMA) or .onnx file")
       ->required();
   // The zoo validates these (InputError naming the limit), so no CLI11 range checks here.
-  cmd->add_option("--batch", args->zoo.batch, "Batch size (zoo models)");
-  cmd->add_option("--seq", args->zoo.seq_len, "Sequence length (zoo language models)");
-  cmd->add_option("--image", args->zoo.image_size, "Image side in pixels (zoo vision models)");
-  require_positive(cmd, {"--seq", "--image"});
+  add_zoo_options(cmd, args->zoo);
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->callback([args] {
     const workload::Model m = load_model(args->model, args->zoo);

@@ -60,6 +60,8 @@ void make_output_dir(const std::string& dir, const std::string& flag);
 // --seq and --image) refuse 0 and negative values when given: exit 2 with CLI11's one-line
 // reason instead of silently using the default.
 void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags);
+// --batch, --seq and --image (zoo models' sizes; seq and image must be positive).
+void add_zoo_options(CLI::App* cmd, workload::ZooOptions& zoo);
 
 // The width every human output and help text fits in (columns).
 inline constexpr size_t kColumns = 120;

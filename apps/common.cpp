@@ -121,6 +121,13 @@ void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
   for (const char* f : flags) cmd->get_option(f)->check(positive);
 }
 
+void add_zoo_options(CLI::App* cmd, workload::ZooOptions& zoo) {
+  cmd->add_option("--batch", zoo.batch, "Batch size (zoo models)");
+  cmd->add_option("--seq", zoo.seq_len, "Sequence length (zoo language models)");
+  cmd->add_option("--image", zoo.image_size, "Image side in pixels (zoo vision models)");
+  require_positive(cmd, {"--seq", "--image"});
+}
+
 std::vector<std::string> wrap_text(const std::string& text, size_t width) {
   width = std::max<size_t>(width, 1);
   std::vector<std::string> lines;
