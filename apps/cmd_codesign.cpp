@@ -254,6 +254,7 @@ json case_json(const CodesignArgs& a, const CaseOutcome& c) {
         static_cast<double>(best->runtime_cycles) / c.codesign.design.runtime_cycles;
   }
   j["compute_bound_cycles"] = cd::compute_bound_cycles(*c.space);
+  j["utilisation_bound_cycles"] = cd::utilisation_bound_cycles(*c.space);
   return j;
 }
 

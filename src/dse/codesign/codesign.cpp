@@ -9,6 +9,7 @@
 
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/mapper/model_mapper.h"
+#include "sparsemap/dse/mapper/spatial.h"
 #include "sparsemap/error.h"
 
 namespace sparsemap::dse::codesign {
@@ -242,17 +243,29 @@ FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t se
   return best;
 }
 
-int64_t compute_bound_cycles(const CodesignSpace& sp) {
+namespace {
+// Sum over layers of max(compute, compulsory off-chip cycles), compute given P (bounds below).
+template <typename Compute>
+int64_t bound_with(const CodesignSpace& sp, Compute compute) {
   const int64_t pes = most_pes(sp, sp.options().area_budget_mm2);
   const double bw = sp.base().offchip_words_per_cycle;  // arch::validate: > 0
   int64_t cycles = 0;
   for (const workload::Layer& l : sp.model_layers()) {
-    const int64_t compute = (l.macs() + pes - 1) / pes;
     const double words = static_cast<double>(l.input_elems() + l.weight_elems() + l.output_elems());
     const auto offchip = static_cast<int64_t>(std::ceil(words / bw));
-    cycles += std::max(compute, offchip);
+    cycles += std::max(compute(l, pes), offchip);
   }
   return cycles;
+}
+}  // namespace
+
+int64_t compute_bound_cycles(const CodesignSpace& sp) {
+  return bound_with(
+      sp, [](const workload::Layer& l, int64_t pes) { return (l.macs() + pes - 1) / pes; });
+}
+
+int64_t utilisation_bound_cycles(const CodesignSpace& sp) {
+  return bound_with(sp, mapper::utilisation_bound_cycles);
 }
 
 json design_json(const CodesignSpace& sp, const CodesignResult& r) {

@@ -282,6 +282,11 @@ FixedResult run_fixed_gamma(const CodesignSpace& space, int64_t budget, uint64_t
 // speedup any co-design could show over it; codesign cycles over the bound is its distance.
 int64_t compute_bound_cycles(const CodesignSpace& space);
 
+// The same with the compute term ceil(MACs / P) replaced by the utilisation bound
+// U(layer, P) (mapper/spatial.h): what P PEs can do with whole loop indices spread over them.
+// compute_bound_cycles <= utilisation_bound_cycles <= every design's latency.
+int64_t utilisation_bound_cycles(const CodesignSpace& space);
+
 // The JSON of a design: accelerator, per-layer mappings and costs, totals.
 nlohmann::json design_json(const CodesignSpace& space, const CodesignResult& r);
 
