@@ -390,9 +390,9 @@ void run_codesign_cmd(const CodesignArgs& a) {
       if (best && d.feasible) log_all += std::log(sp(best)), ++n_all;
       if (fx && d.feasible) log_fixed += std::log(sp(fx)), ++n_fixed;
       if (op && d.feasible) log_opt += std::log(sp(op)), ++n_opt;
-      // The most any design could gain over the best baseline (see compute_bound_cycles).
+      // The most any design could gain over the best baseline (utilisation_bound_cycles).
       const double bound = best ? static_cast<double>(best->runtime_cycles) /
-                                      static_cast<double>(cd::compute_bound_cycles(*c.space))
+                                      static_cast<double>(cd::utilisation_bound_cycles(*c.space))
                                 : 0.0;
       if (best && d.feasible) log_bound += std::log(bound);
       t.add({c.model, b.name, d.feasible ? with_commas(d.runtime_cycles) : "infeasible",
@@ -424,8 +424,9 @@ void run_codesign_cmd(const CodesignArgs& a) {
                       ? "; BO capped at " + with_commas(search::kBoSampleCap) + " samples"
                       : std::string())
               << "\nx = best baseline cycles / digamma cycles; bound x = best baseline cycles / "
-                 "the bound\n(per layer, max of MACs / most PEs and compulsory off-chip words / "
-                 "bandwidth), the most any design could gain\n"
+                 "the utilisation bound\n(per layer, max of the fewest steps of whole loop "
+                 "indices spread over the most PEs and\ncompulsory off-chip words / bandwidth), "
+                 "the most any design could gain\n"
               << t.str();
   }
   if (!a.json.empty())

@@ -53,6 +53,32 @@ TEST(UtilisationBound, HandWorked) {
   EXPECT_EQ(u, 602112);  // R and Y' over 7 x 28 PEs: 64 x 3 x 7 x 4 x 112
 }
 
+// Every spread tried, for small extents: min over s of prod ceil(e / s), prod s <= pes.
+int64_t brute_force(const std::vector<int64_t>& e, size_t i, int64_t pes) {
+  if (i == e.size()) return 1;
+  int64_t best = -1;
+  for (int64_t s = 1; s <= std::min(e[i], pes); ++s) {
+    const int64_t v = (e[i] + s - 1) / s * brute_force(e, i + 1, pes / s);
+    if (best < 0 || v < best) best = v;
+  }
+  return best;
+}
+
+TEST(UtilisationBound, EqualsBruteForce) {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int64_t> ext(1, 24), pes(1, 96);
+  for (int k = 0; k < 300; ++k) {
+    Layer l;
+    l.kind = OpKind::Conv;
+    l.dim(Dim::K) = ext(rng), l.dim(Dim::C) = ext(rng);
+    l.dim(Dim::R) = 1 + ext(rng) % 3, l.dim(Dim::S) = 1 + ext(rng) % 3;
+    l.dim(Dim::Y) = l.dim(Dim::R) - 1 + ext(rng), l.dim(Dim::X) = l.dim(Dim::S) - 1 + ext(rng);
+    const int64_t p = pes(rng);
+    ASSERT_EQ(utilisation_bound_cycles(l, p), brute_force(loop_extents(l), 0, p))
+        << "K " << l.dim(Dim::K) << " C " << l.dim(Dim::C) << " P " << p;
+  }
+}
+
 TEST(UtilisationBound, LoopExtentsMultiplyToTheMacs) {
   for (const std::string model : {"resnet50", "mobilenet-v2", "bert-base", "dlrm", "ncf"})
     for (const Layer& l : workload::zoo_model(model).layers) {
