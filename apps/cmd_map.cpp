@@ -467,6 +467,31 @@ nlohmann::json map_json(const Report& r) {
   return j;
 }
 
+// --algo exhaustive enumerates at most --budget points per layer, in mixed-radix order: a note
+// on stderr names how many layers' spaces are larger, so a partial scan is never read as an
+// exhaustive optimum.
+void note_partial_exhaustive(const std::vector<workload::Layer>& layers, const arch::Arch& hw,
+                             const mp::MapperOptions& o) {
+  int gemm = 0, partial = 0;
+  double largest = 0;
+  for (const workload::Layer& l : layers) {
+    if (!workload::is_gemm_class(l.kind)) continue;
+    ++gemm;
+    const int64_t n = search::space_size(mp::MapSpace(l, hw, o.space).exhaustive_levels());
+    if (n >= 0 && n <= o.budget) continue;
+    ++partial;
+    largest = std::max(largest, n < 0 ? 9.3e18 : static_cast<double>(n));
+  }
+  if (partial == 0) return;
+  std::ostringstream big;
+  big.precision(2);
+  big << largest;
+  std::cerr << "sparsemap: --algo exhaustive: " << partial << " of " << gemm
+            << " layers have more points than --budget " << o.budget << " (up to "
+            << (largest >= 9.3e18 ? "more than 9.2e+18" : big.str())
+            << "): their scan is partial, not an optimum\n";
+}
+
 void run_map(const MapArgs& a) {
   search::MpiSession mpi;  // before any thread; only the root prints and writes
   const bool root = mpi.is_root();
@@ -475,6 +500,7 @@ void run_map(const MapArgs& a) {
   std::string model_name;
   const std::vector<workload::Layer> layers = load_layers(a, root, model_name);
 
+  if (root && o.algo == "exhaustive") note_partial_exhaustive(layers, hw, o);
   const bool bar = root && !a.quiet && isatty(2);
   if (bar) o.progress = show_progress;
   const auto t0 = std::chrono::steady_clock::now();

@@ -60,6 +60,9 @@ void make_output_dir(const std::string& dir, const std::string& flag);
 // --seq and --image) refuse 0 and negative values when given: exit 2 with CLI11's one-line
 // reason instead of silently using the default.
 void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags);
+// Every --seed option of every (sub)command takes digits only: CLI11 would wrap "-1" to
+// 2^64 - 1 in an unsigned seed. Call once, after every command is registered.
+void check_seed_options(CLI::App& app);
 // --batch, --seq and --image (zoo models' sizes; seq and image must be positive).
 void add_zoo_options(CLI::App* cmd, workload::ZooOptions& zoo);
 

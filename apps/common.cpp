@@ -121,6 +121,23 @@ void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
   for (const char* f : flags) cmd->get_option(f)->check(positive);
 }
 
+void check_seed_options(CLI::App& app) {
+  const CLI::Validator digits(
+      [](std::string& value) -> std::string {
+        const bool ok =
+            !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+        return ok ? "" : "expected a non-negative integer";
+      },
+      "SEED");
+  std::vector<CLI::App*> todo = {&app};
+  while (!todo.empty()) {
+    CLI::App* a = todo.back();
+    todo.pop_back();
+    if (CLI::Option* o = a->get_option_no_throw("--seed")) o->check(digits);
+    for (CLI::App* sub : a->get_subcommands({})) todo.push_back(sub);
+  }
+}
+
 void add_zoo_options(CLI::App* cmd, workload::ZooOptions& zoo) {
   cmd->add_option("--batch", zoo.batch, "Batch size (zoo models)");
   cmd->add_option("--seq", zoo.seq_len, "Sequence length (zoo language models)");

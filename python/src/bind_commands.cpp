@@ -153,6 +153,7 @@ py::object run_command(const std::string& command, Register reg, Call call,
     app.require_subcommand(1);
     cli::configure_cli(app);
     reg(app);
+    cli::check_seed_options(app);
     std::vector<const char*> argv;
     for (const auto& s : args) argv.push_back(s.c_str());
     std::streambuf* out = std::cout.rdbuf(captured.rdbuf());

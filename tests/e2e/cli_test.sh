@@ -80,6 +80,13 @@ mkdir -p "$tmp/adir"
 run 2 map --model resnet18 --hw gamma-edge --budget 10 --resume "$tmp/adir" && one_line "resume a directory" "adir: cannot read: is a directory"
 run 2 eval --model resnet18 --dataflow kcp_ws --hw gamma-edge --emit-m "$tmp/slow.m" && one_line "emit-m onto a file" "names an existing file"
 run 2 show bert-base --seq 0 && check "seq 0 refused" grep -q "^--seq: expected a positive integer" "$tmp/err"
+run 0 map --model ncf --hw gamma-edge --algo exhaustive --budget 20 --quiet &&
+  check "partial exhaustive named" grep -q "4 of 4 layers have more points than --budget 20" "$tmp/err"
+for cmd in "map --model resnet18 --hw gamma-edge" "codesign --model ncf --platform edge" \
+  "schedule --job-table tests/data/magma/jobtable_batch_mix-insts0.csv"; do
+  run 2 $cmd --seed -1 --quiet &&
+    check "seed -1 refused (${cmd%% *})" grep -q "^--seed: expected a non-negative integer" "$tmp/err"
+done
 
 # nongemm (libtorch): a tiny model end to end; built without libtorch it says so, status 2.
 # Its --plot writes its data beside the plot under the plot's whole name, never over the user's
