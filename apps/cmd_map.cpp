@@ -45,6 +45,7 @@ struct MapArgs {
   bool compare = false, quiet = false, wide = false;
   size_t population = 0;
   double mutation_rate = 0.6;
+  size_t spatial_seeds = 0;
   workload::ZooOptions zoo;
 };
 
@@ -97,6 +98,7 @@ mp::MapperOptions mapper_options(const MapArgs& a) {
   }
   o.population = a.population;
   o.mutation_rate = a.mutation_rate;
+  o.spatial_seeds = a.spatial_seeds;
   if (!a.checkpoint.empty() && !a.resume.empty() && a.checkpoint != a.resume)
     throw InputError({"<flag --resume>", 0, 0}, "--checkpoint and --resume name different files");
   o.checkpoint_file = !a.resume.empty() ? a.resume : a.checkpoint;
@@ -556,6 +558,9 @@ void register_map(CLI::App& app) {
   cmd->add_flag("--warm-start", a->warm_start,
                 "Seed each search with the best mappings of the most similar layers");
   cmd->add_option("--mapping-db", a->mapping_db, "Warm-start also from this mapping DB (JSON)");
+  cmd->add_option("--spatial-seeds", a->spatial_seeds,
+                  "Open each search with this many of the layer's best spreads over the PEs "
+                  "(counted samples; docs/codesign.md)");
   cmd->add_option("--mapping-db-out", a->mapping_db_out, "Write the best mappings as a DB");
   cmd->add_option("--density", a->density, "Tensor densities: W=0.5 or a range W=0.2:0.8");
   cmd->add_option("--structure", a->structure, "Sparsity structure: W=nm:2:4, W=cvse:8, ...");

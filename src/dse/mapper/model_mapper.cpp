@@ -11,6 +11,7 @@
 
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/mapper/gamma_ops.h"
+#include "sparsemap/dse/mapper/spatial.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/util.h"
 #include "sparsemap/search/mpi.h"
@@ -202,6 +203,7 @@ json fingerprint(const std::vector<const workload::Layer*>& layers, const arch::
           {"warm_start", o.warm_start},
           {"warm_compare", o.warm_compare},
           {"warm_sources", o.warm_sources},
+          {"spatial_seeds", o.spatial_seeds},
           {"mapping_db", o.mapping_db.size()},
           {"population", o.population},
           {"mutation_rate", o.mutation_rate},
@@ -513,6 +515,8 @@ TaskResult run_task(const RunContext& c, size_t t, const std::vector<TaskResult>
   std::vector<search::Genome> seeds;
   if (k.kind == Task::Main && o.warm_start)
     seeds = warm_seeds(k, c.spaces, c.db_spaces, done, c.tl, o);
+  for (search::Genome& g : spatial_seeds(space, o.spatial_seeds, true))
+    seeds.push_back(std::move(g));
   FitnessSpec spec = c.robust;
   if (k.kind == Task::Alone) spec.sparsity = {c.points[static_cast<size_t>(k.point)]};
   const uint64_t seed = mix(

@@ -71,14 +71,17 @@ int64_t seed_steps(const MapSpace& sp, const Candidate& c, int64_t pes) {
   return steps * ceil_div(e0, units) * ceil_div(std::max<int64_t>(1, sp.extent(c.p1)), c.cluster);
 }
 
+// How much level 0 hands the inner level at once (seed_mapping).
+enum class Tiling { Inner, Whole, Minimal };
+
 // A seed's mapping. Every PE holds one index of each slot and the whole filter window (R and S
 // untiled: MAESTRO's sliding window). Level 0 gives each cluster one index of p0 (and c of p1,
 // one per PE of the cluster). The cost model charges a level's first step its ingress on top of
 // its compute, once per run of the inner level, so the inner level should walk many steps per
-// run: level 0 hands it the whole of slot 1 (the reduction: C, or K of a GEMM), or of the
-// largest other slot when slot 1 is on the PEs; with `whole`, the whole of every slot not on
-// the PEs (fewer runs, more L2).
-MapSpace::Decoded seed_mapping(const MapSpace& sp, const Candidate& c, bool whole) {
+// run. Inner: level 0 hands it the whole of slot 1 (the reduction: C, or K of a GEMM), or of
+// the largest other slot when slot 1 is on the PEs. Whole: every slot not on the PEs (fewer
+// runs, more L2). Minimal: one index of each (the least L2, for small buffers).
+MapSpace::Decoded seed_mapping(const MapSpace& sp, const Candidate& c, Tiling tiling) {
   MapSpace::Decoded d;
   d.levels = c.levels;
   for (int l = 0; l < 4; ++l) {
@@ -100,7 +103,8 @@ MapSpace::Decoded seed_mapping(const MapSpace& sp, const Candidate& c, bool whol
                    (inner != kSlotReduction && sp.extent(s) > sp.extent(inner))))
       inner = s;
   for (int s = 0; s < kSlots; ++s)
-    if (may(s) && (whole || s == inner)) d.tile[0][s] = std::max<int64_t>(1, sp.extent(s));
+    if (may(s) && (tiling == Tiling::Whole || (tiling == Tiling::Inner && s == inner)))
+      d.tile[0][s] = std::max<int64_t>(1, sp.extent(s));
   if (two) {
     d.cluster[1] = c.cluster;
     d.tile[0][c.p1] = c.cluster;  // level 0 hands each cluster c indices of p1, one per PE
@@ -158,7 +162,7 @@ int64_t utilisation_bound_cycles(const workload::Layer& layer, int64_t pes) {
   return BoundSearch(std::move(e)).min_steps(0, pes);
 }
 
-std::vector<search::Genome> spatial_seeds(const MapSpace& space, size_t count) {
+std::vector<search::Genome> spatial_seeds(const MapSpace& space, size_t count, bool minimal) {
   const int64_t pes = space.arch().num_pes;
   // The filter window stays whole in every PE (MAESTRO's sliding window), and a strided layer
   // keeps its output rows and columns off the PEs too: the cost model's sliding window over a
@@ -194,9 +198,9 @@ std::vector<search::Genome> spatial_seeds(const MapSpace& space, size_t count) {
   std::sort(order.begin(), order.end());
   std::vector<search::Genome> out;
   for (const Candidate& c : order)
-    for (bool whole : {false, true}) {
-      if (out.size() >= count) break;
-      const MapSpace::Decoded want = seed_mapping(space, c, whole);
+    for (Tiling t : {Tiling::Inner, Tiling::Whole, Tiling::Minimal}) {
+      if (out.size() >= count || (t == Tiling::Minimal && !minimal)) break;
+      const MapSpace::Decoded want = seed_mapping(space, c, t);
       search::Genome g = space.encode(want);
       if (same_decoding(space.decode_raw(g), want) &&
           std::find(out.begin(), out.end(), g) == out.end())

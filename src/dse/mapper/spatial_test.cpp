@@ -10,6 +10,7 @@
 
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/evaluate.h"
+#include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/workload/zoo.h"
 
 namespace sparsemap::dse::mapper {
@@ -179,6 +180,36 @@ TEST(SpatialSeeds, OneLevelAndConstrainedSpaces) {
     EXPECT_EQ(d.parallel[0], 0);
     EXPECT_EQ(d.parallel[1], 1);
   }
+}
+
+// map --spatial-seeds: the seeds are evaluated (counted) first, so each layer's result is at
+// most its best seed, and the whole model beats the unseeded search at a small budget.
+TEST(SpatialSeeds, OpenTheMappersSearch) {
+  const arch::Arch hw = arch::preset("gamma-edge");  // 168 PEs
+  std::vector<Layer> layers;
+  for (size_t i = 0; i < 6; ++i) layers.push_back(layer_of("resnet18", i));
+  MapperOptions o;
+  o.budget = 24;
+  const ModelOutcome cold = map_layers(layers, hw, o);
+  o.spatial_seeds = 4;
+  const ModelOutcome seeded = map_layers(layers, hw, o);
+  int64_t cold_total = 0, seeded_total = 0;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    cold_total += cold.layers[i].cost.runtime_cycles;
+    seeded_total += seeded.layers[i].cost.runtime_cycles;
+    EXPECT_EQ(seeded.layers[i].samples, seeded.layers[i].reused ? 0 : 24);
+    const MapSpace space(layers[i], hw, o.space);
+    int64_t best_seed = -1;
+    for (const search::Genome& g : spatial_seeds(space, 4, true)) {
+      cost::EvalOptions eo;
+      eo.enforce_buffers = true;
+      const cost::Cost c = cost::evaluate(layers[i], hw, space.decode(g), eo);
+      if (c.ok() && (best_seed < 0 || c.runtime_cycles < best_seed)) best_seed = c.runtime_cycles;
+    }
+    ASSERT_GT(best_seed, 0) << i;
+    EXPECT_LE(seeded.layers[i].cost.runtime_cycles, best_seed) << layers[i].name;
+  }
+  EXPECT_LT(seeded_total, cold_total);
 }
 
 }  // namespace

@@ -56,6 +56,10 @@ struct MapperOptions {
   bool warm_start = false;         // seed from the most similar layers searched before
   bool warm_compare = true;        // with warm_start: also run cold, for samples-to-quality
   int warm_sources = 3;            // similar layers (and DB entries) used as seeds
+  // The first `spatial_seeds` genomes of spatial_seeds(space, n, minimal = true) (spatial.h:
+  // the layer's best spreads over the PEs, with three tilings each, the last fitting small
+  // buffers) open every search's first generation, as counted samples; 0: none.
+  size_t spatial_seeds = 0;
   std::vector<DbEntry> mapping_db;
   size_t population = 0;       // GA population; 0: clamp(budget / 25, 20, 100)
   double mutation_rate = 0.6;  // GAMMA's per-level operator rate

@@ -29,14 +29,17 @@ std::vector<int64_t> loop_extents(const workload::Layer& layer);
 // U(layer, pes) above, in cycles (0 for a layer without MACs). pes >= 1.
 int64_t utilisation_bound_cycles(const workload::Layer& layer, int64_t pes);
 
-// Up to `count` genomes of `space` that spread the layer well over its PEs, ordered by their
-// predicted steps prod_d ceil(e_d / s_d) (ties: fewer levels, then slot order): for each
-// choice of one or two parallel slots (level 0 over P / c clusters, level 1 over clusters of
-// c PEs) the best c, with two level-0 tilings each (spatial.cpp, seed_mapping). R and S stay
-// whole in every PE and off the PEs, as do Y' and X' of a strided layer (MAESTRO's sliding
-// window). With unconstrained bandwidths the cost model's runtime is the predicted steps plus
-// one cycle of ingress per inner run. Genomes whose decoding differs from the intended mapping
-// (a constraint class or divisors_only repairs it) are left out. No cost-model call is made.
-std::vector<search::Genome> spatial_seeds(const MapSpace& space, size_t count);
+// Up to `count` genomes of `space` that spread the layer well over its PEs, best first: for
+// each choice of one or two parallel slots (level 0 over P / c clusters, level 1 over clusters
+// of c PEs) the best c, ordered by predicted steps prod_d ceil(e_d / s_d) (ties: fewer levels,
+// then slot order), each with two level-0 tilings (the inner level gets the reduction slot
+// whole, or every slot not on the PEs whole) and, with `minimal`, a third that hands it one
+// index of each (the least L2, for fixed small buffers). R and S stay whole in every PE and
+// off the PEs, as do Y' and X' of a strided layer (MAESTRO's sliding window). With
+// unconstrained bandwidths the cost model's runtime is the predicted steps plus one cycle of
+// ingress per inner run. Genomes whose decoding differs from the intended mapping (a
+// constraint class or divisors_only repairs it) are left out. No cost-model call is made.
+std::vector<search::Genome> spatial_seeds(const MapSpace& space, size_t count,
+                                          bool minimal = false);
 
 }  // namespace sparsemap::dse::mapper
