@@ -149,7 +149,8 @@ def test_flag_parse_errors_give_cli11s_first_line():
     if not CLI.exists():
         pytest.skip(f"no CLI at {CLI}")
     for kw, flags in [({"budget": "abc"}, ["--budget", "abc"]),
-                      ({"colour": "blue"}, ["--colour", "blue"])]:
+                      ({"colour": "blue"}, ["--colour", "blue"]),
+                      ({"seed": -1}, ["--seed", "-1"])]:
         r = subprocess.run([str(CLI), "map", "--model", "resnet18", "--hw", "gamma-edge", *flags],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2
