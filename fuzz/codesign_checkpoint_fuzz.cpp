@@ -3,9 +3,7 @@
 // and continues the search from it. The bytes go through a scratch file (the reader takes a
 // path). Checked on every input: the resume returns or throws InputError (no crash, abort,
 // hang, leak or UB). Seeds: checkpoints of real tiny runs of each algorithm, mid-run and done.
-#include <cstdio>
 #include <cstring>
-#include <stdexcept>
 
 #include "fuzz_main.h"
 #include "sparsemap/arch/presets.h"
@@ -44,24 +42,12 @@ cd::RunOptions options(const std::string& algo, const std::string& file) {
 
 sparsemap::fuzz::Seeds sparsemap::fuzz::builtin_seeds() {
   const std::string path = scratch_path(".codesign_seed.json");
-  Seeds s;
-  for (const std::string algo : {"digamma", "ga", "random"}) {
-    std::remove(path.c_str());
-    cd::RunOptions ro = options(algo, path);
-    cd::run_codesign(space(), ro);  // done: the checkpoint at the budget
-    s.push_back({algo + "_done.json", read_bytes(path)});
-    std::remove(path.c_str());
-    ro.progress = [](int64_t samples, double) {
-      if (samples >= 25) throw std::runtime_error("stop");
-    };
-    try {
-      cd::run_codesign(space(), ro);
-    } catch (const std::runtime_error&) {
-    }
-    s.push_back({algo + "_mid.json", read_bytes(path)});
-  }
-  std::remove(path.c_str());
-  return s;
+  return checkpoint_seeds(path, {"digamma", "ga", "random"}, 25,
+                          [&](const std::string& algo, const Progress& progress) {
+                            cd::RunOptions ro = options(algo, path);
+                            ro.progress = progress;
+                            cd::run_codesign(space(), ro);
+                          });
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,9 +3,6 @@
 // tiny chain. The bytes go through a scratch file (the reader takes a path). Checked on every
 // input: the resume returns or throws InputError (no crash, abort, hang, leak or UB). Seeds:
 // checkpoints of real tiny runs of the GA and random search, mid-run and done.
-#include <cstdio>
-#include <cstring>
-#include <stdexcept>
 
 #include "fuzz_main.h"
 #include "sparsemap/arch/presets.h"
@@ -47,6 +44,7 @@ fu::SearchOptions options(const std::string& algo, const std::string& file) {
   s.seed = 3;
   s.population = 10;
   s.checkpoint_file = file;
+  s.checkpoint_every = 10;
   return s;
 }
 
@@ -54,24 +52,12 @@ fu::SearchOptions options(const std::string& algo, const std::string& file) {
 
 sparsemap::fuzz::Seeds sparsemap::fuzz::builtin_seeds() {
   const std::string path = scratch_path(".fusion_seed.json");
-  Seeds s;
-  for (const std::string algo : {"ga", "random"}) {
-    std::remove(path.c_str());
-    fu::SearchOptions so = options(algo, path);
-    fu::search(model(), fu::Objective::Latency, so);
-    s.push_back({algo + "_done.json", read_bytes(path)});
-    std::remove(path.c_str());
-    so.progress = [](int64_t samples, double) {
-      if (samples >= 30) throw std::runtime_error("stop");
-    };
-    try {
-      fu::search(model(), fu::Objective::Latency, so);
-    } catch (const std::runtime_error&) {
-    }
-    s.push_back({algo + "_mid.json", read_bytes(path)});
-  }
-  std::remove(path.c_str());
-  return s;
+  return checkpoint_seeds(path, {"ga", "random"}, 30,
+                          [&](const std::string& algo, const Progress& progress) {
+                            fu::SearchOptions so = options(algo, path);
+                            so.progress = progress;
+                            fu::search(model(), fu::Objective::Latency, so);
+                          });
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

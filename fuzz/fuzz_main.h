@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +62,34 @@ inline void write_bytes(const std::string& path, const std::string& bytes) {
 inline std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Seeds of a checkpoint target: per algorithm, the checkpoint at `path` that a finished run
+// leaves, and the one a run stopped mid-way leaves (stopped at the progress call after the one
+// that reached `stop_at` samples: the driver reports progress before it writes the batch's
+// checkpoint). A run that ends first leaves no mid seed. run(algo, progress) runs the search
+// with its checkpoint at `path` and `progress` as its (samples, best) callback.
+using Progress = std::function<void(int64_t, double)>;
+inline Seeds checkpoint_seeds(const std::string& path, const std::vector<std::string>& algos,
+                              int64_t stop_at,
+                              const std::function<void(const std::string&, const Progress&)>& run) {
+  Seeds s;
+  for (const std::string& algo : algos) {
+    std::remove(path.c_str());
+    run(algo, nullptr);
+    s.push_back({algo + "_done.json", read_bytes(path)});
+    std::remove(path.c_str());
+    int past = 0;  // progress calls at or after stop_at
+    try {
+      run(algo, [stop_at, &past](int64_t samples, double) {
+        if (samples >= stop_at && past++ > 0) throw std::runtime_error("stop");
+      });
+    } catch (const std::runtime_error&) {
+      s.push_back({algo + "_mid.json", read_bytes(path)});
+    }
+  }
+  std::remove(path.c_str());
+  return s;
 }
 
 }  // namespace sparsemap::fuzz

@@ -306,6 +306,7 @@ FusionResult search(const FusionCostModel& m, Objective o, const SearchOptions& 
                  ? s.population - std::max<size_t>(1, s.population / 10)
                  : 64;
   so.checkpoint_file = s.checkpoint_file;
+  so.checkpoint_every = s.checkpoint_every;
   so.progress = s.progress;
   nlohmann::json state;
   const nlohmann::json* resume = nullptr;

@@ -68,7 +68,8 @@ struct SearchOptions {
   size_t population = 64;
   // Seeds for the first generation: no fusion, greedy and dp (their samples are added).
   bool seed_baselines = true;
-  std::string checkpoint_file;  // search::run_search checkpoints (and resume when it exists)
+  std::string checkpoint_file;       // search::run_search checkpoints (and resume when it exists)
+  int64_t checkpoint_every = 10000;  // samples between checkpoints (and one at the end)
   bool resume = false;
   std::function<void(int64_t, double)> progress;  // (samples, best fitness)
 };
