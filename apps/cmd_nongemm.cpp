@@ -84,8 +84,7 @@ void run(const NongemmArgs& a) {
   // Check every option before the first (long) run.
   for (const auto& n : names) (void)resolve_options(n, mo);
 
-  if (const std::string w = sparse::busy_machine_warning(); !w.empty())
-    std::cerr << "sparsemap: warning: " << w << "\n";
+  if (const std::string w = sparse::busy_machine_warning(); !w.empty()) print_warning(w);
   std::vector<Profile> profiles;
   std::vector<HwHorizon> horizons;  // one per profile with --hw
   nlohmann::json reports = nlohmann::json::array();

@@ -247,14 +247,7 @@ void run(const Options& o) {
   if (o.threads < 0) throw InputError({"<flag --threads>", 0, 0}, "must be >= 0");
   const int threads = o.threads == 0 ? omp_get_max_threads() : o.threads;
   const bool table_out = o.json != "-";
-  for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
-    if (std::getenv(var))
-      std::cerr << "sparsemap: warning: " << var
-                << " is set; the dense baseline may be up to 2x"
-                   " slow. Measure with env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE\n";
-
-  if (const std::string w = busy_machine_warning(); !w.empty())
-    std::cerr << "sparsemap: warning: " << w << "\n";
+  warn_timing_environment("prune-study");
   for (size_t si = 0; si < st.shapes.size(); ++si) measure_shape(o, si, given, threads, st);
 
   std::map<int, std::map<double, double>> geo;  // v -> s -> geomean speedup over dense

@@ -98,18 +98,6 @@ std::string break_even_text(double be, const std::vector<std::pair<double, doubl
   return fixed(100 * be, 1) + "%";
 }
 
-// OpenBLAS variables that slow its kernels, and a busy machine: warnings on stderr.
-void warn_environment() {
-  for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
-    if (std::getenv(var))
-      std::cerr
-          << "sparsemap: warning: " << var << "=" << std::getenv(var)
-          << " is set; OpenBLAS may pick a kernel up to 2x slower than its best. Measure"
-             " with `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap spmm-bench ...`\n";
-  if (const std::string w = busy_machine_warning(); !w.empty())
-    std::cerr << "sparsemap: warning: " << w << "\n";
-}
-
 // Progress: one line redrawn in place, on a terminal only.
 struct Progress {
   bool bar = false;
@@ -261,7 +249,7 @@ void run(const Options& o) {
   for (const FormatSpec& spec : specs)
     progress.to_measure += spec.intrinsic_sparsity() >= 0 ? 1 : sparsities.size();
   progress.to_measure *= shapes.size();
-  warn_environment();
+  warn_timing_environment("spmm-bench");
 
   std::vector<Row> rows;
   std::vector<double> dense_gflops;

@@ -73,6 +73,14 @@ inline constexpr size_t kColumns = 120;
 // line breaks are kept.
 std::vector<std::string> wrap_text(const std::string& text, size_t width);
 
+// Prints "sparsemap: warning: TEXT" on stderr, word-wrapped to kColumns (continuation lines
+// indented by two spaces).
+void print_warning(const std::string& text);
+// Before a timing run: a warning for each of OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE that is set
+// (OpenBLAS may then run a kernel slower than its best; the advice names `command`), and one
+// when the machine is busy. Only what is printed depends on the environment, never a result.
+void warn_timing_environment(const std::string& command);
+
 // A plain text table with right-aligned numeric columns. str() fits `max_columns`: when the
 // table is wider, the widest text column is wrapped onto continuation lines (numbers are never
 // cut); `max_columns` 0 means no limit (--wide).

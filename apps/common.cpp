@@ -1,6 +1,7 @@
 // Shared CLI helpers: JSON output, tables, model loading, layer descriptions.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "sparsemap/io/dfsl.h"
 #include "sparsemap/io/gamma_csv.h"
 #include "sparsemap/io/onnx_import.h"
+#include "sparsemap/sparse/kernels/bench_util.h"
 
 namespace sparsemap::cli {
 
@@ -169,6 +171,28 @@ std::vector<std::string> wrap_text(const std::string& text, size_t width) {
   }
   if (lines.empty()) lines.emplace_back();
   return lines;
+}
+
+void print_warning(const std::string& text) {
+  const std::string prefix = "sparsemap: warning: ";
+  const std::vector<std::string> lines = wrap_text(prefix + text, kColumns);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i == 0) {
+      std::cerr << lines[i] << "\n";
+      continue;
+    }
+    for (const std::string& l : wrap_text(lines[i], kColumns - 2)) std::cerr << "  " << l << "\n";
+  }
+}
+
+void warn_timing_environment(const std::string& command) {
+  for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
+    if (const char* v = std::getenv(var))
+      print_warning(std::string(var) + "=" + v +
+                    " is set; OpenBLAS may pick a kernel up to 2x slower than its best. Measure "
+                    "with `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap " +
+                    command + " ...`");
+  if (const std::string w = sparse::busy_machine_warning(); !w.empty()) print_warning(w);
 }
 
 namespace {

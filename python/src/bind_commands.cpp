@@ -241,7 +241,8 @@ void bind_commands(py::module_& m) {
       },
       "model"_a,
       ("`sparsemap fuse`: inter-layer fusion (DNNFuser's space); a list of methods returns a "
-       "list of dicts. method='learned' needs libtorch: use the CLI." +
+       "list of dicts. method='learned' runs the shipped mapper (data/dnnfuser/fuser.bin) "
+       "without libtorch; only training it (fuse-train) needs libtorch and the CLI." +
        how)
           .c_str());
   m.def(

@@ -206,7 +206,8 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
      << statistic_name(p.statistic) << " of the runs); top-level operators "
      << fixed(p.typical_ops_ms(), 2) << " ms (" << fixed(p.coverage_pct()) << "% of wall); "
      << "unnamed operators " << fixed(p.unknown_pct(), 2) << "%\n";
-  os << "BLAS: " << p.blas << " [" << p.blas_env << "]\n"
+  // Two lines: the library's own description and the environment each fit 120 columns.
+  os << "BLAS: " << p.blas << "\nBLAS environment: " << p.blas_env << "\n"
      << (p.reuse_memory ? "freed memory kept (--reuse-memory)\n" : "") << "\n";
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"GEMM", fixed(s.gemm_ms, 3), fixed(s.gemm_pct())});
