@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.h"
@@ -80,6 +81,15 @@ void run(const FuseTrainArgs& a) {
                      "expected 4 <= d-model <= 1024 divisible by --heads, 1 to 16 layers");
   o.out = a.out;
   o.checkpoint = a.checkpoint;
+  // Training resumes only from the checkpoint directory of an earlier fuse-train run: a model
+  // file (the shipped fuser.bin, or the .pt that --out writes) holds neither the optimizer
+  // state nor the trajectories.
+  if (!a.checkpoint.empty() && std::filesystem::exists(a.checkpoint) &&
+      !std::filesystem::is_directory(a.checkpoint))
+    throw InputError({a.checkpoint, 0, 0},
+                     "not a directory: --checkpoint takes the directory of a fuse-train run "
+                     "(trajectories.json, state.pt, optimizer.pt); training does not resume "
+                     "from a model file");
   check_output_file(a.json, "--json");
   if (a.search_budget < 1 || a.search_budget > search::kMaxBudget)
     throw InputError({"<flag --search-budget>", 0, 0},
@@ -157,7 +167,9 @@ void register_fuse_train(CLI::App& app) {
   c->add_option("--out", a->out, "the trained model, FILE.pt (the plain weights go to FILE.bin)")
       ->required();
   c->add_option("--checkpoint", a->checkpoint,
-                "directory for trajectories and training state (resumed when present)");
+                "directory for trajectories and training state (trajectories.json, state.pt, "
+                "optimizer.pt); a directory from an earlier run is resumed. Training resumes "
+                "from this directory only, never from a model (.pt or the shipped .bin)");
   c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
   c->add_flag("--quiet", a->quiet, "no progress");
   c->callback([a]() { run(*a); });

@@ -262,10 +262,10 @@ Bound pick_bound(double compute, double softmax, double memory) {
 //     + stream_factor w Pd (E + F)
 //   (the first Pd rows of on-chip Q and AV live in the streaming tiles, as in flat_validation)
 //   spilled fraction ps = max(0, 1 - S / footprint)
-//   spill = ps [ (#logit tensors on chip) (1 + min(F, Pd) / (2 Pd)) N M
+//   spill = ps [ (#logit tensors on chip) (1 + a min(F, Pd) / Pd) N M
 //                + sum over K, V on chip (and Q, AV when R > Pd) of (off_t - on_t) ]
-//     (the logit term is fitted on flat_validation's cloud rows: 2.25 N M when both are on
-//      chip and F = 64, Pd = 256)
+//     (a = hw.logit_spill_weight and stream_factor are fitted on flat_validation's tuning
+//      half, attention.h: 2.25 N M when both logit tensors are on chip, F = 64, Pd = 256)
 //   softmax traffic (options.softmax): N M if QK off chip (read) + N M if A off chip (write)
 //     + ps (passes + 2) N M if the logits are on chip (its buffer reads and writes of the
 //     spilled part; FuseMax's StableSoftmax rule)
@@ -304,7 +304,7 @@ AttentionCost evaluate_flat(const AttentionShape& s, const AttentionHw& hw, cons
 
   double base = 0, onchip_reads = 0, onchip_writes = 0;
   std::array<double, kNumAttnTensors> spill_t{};  // spill per tensor, elements per head
-  const double logit_spill = (1.0 + std::min(f, pd) / (2.0 * pd)) * n * m;
+  const double logit_spill = (1.0 + hw.logit_spill_weight * std::min(f, pd) / pd) * n * m;
   for (int k = 0; k < kNumAttnTensors; ++k) {
     const double v = c.on_chip[k] ? t.on[k] : t.off[k];
     base += v;

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sparsemap/arch/presets.h"
@@ -125,49 +126,104 @@ TEST(AttentionReference, ActualLatencyRuleAll96Rows) {
 }
 
 // FLAT's configured DRAM traffic (QK and AV Einsums, softmax not counted) and actual latency,
-// with the configuration each row records. Latency within 1% on all 96 rows; traffic within
-// 1% on 84: not on the two XLM cloud spill rows at 4K and 16K (their footprint overhead
-// grows with (R - Pd) in the data only when E = 128: unexplained), nor on the 10 edge rows at
-// 1K .. 4K (BERT, TrXL, T5) and XLM at 2K, where the data counts more traffic for spilled
-// on-chip tensors than the rules (Timeloop's buffer-access counts; ours are 8% to 35% lower).
-// docs/flat.md lists them.
-bool traffic_unexplained(const Row& r) {
-  const std::string& p = r.at("platform");
-  const std::string& m = r.at("models");
-  const std::string& n = r.at("seq_len");
-  if (p == "cloud") return m == "XLM" && (n == "4K" || n == "16K");
-  if (m == "XLM") return n == "2K";
-  return n == "1K" || n == "2K" || n == "4K";
+// with the configuration each row records, split by the constants' tuning set.
+//
+// The model's two fitted constants (AttentionHw::stream_factor and logit_spill_weight) were
+// fitted by bench/flat_fit.cpp on the tuning half of flat_validation: the 48 rows at N = 512,
+// 2K, 8K, 32K, 128K and 512K (odd log2 N; both platforms, all models). The 48 rows at 1K, 4K,
+// 16K, 64K, 256K and 1M are held out. Figures on the tuning half are in-sample.
+bool in_tuning_set(const Row& r) {
+  const int64_t n = seq_of(r.at("seq_len"));
+  int lg = 0;
+  while ((int64_t{1} << (lg + 1)) <= n) ++lg;
+  return lg % 2 == 1;
 }
 
-TEST(AttentionReference, ConfiguredTrafficAndLatency) {
-  int traffic_rows = 0, latency_rows = 0;
-  double worst_traffic = 0, worst_latency = 0;
+// The footprint criterion (bench/flat_fit.cpp): a row's footprint is reproduced when the
+// model's spilled fraction is within 1e-4 of the recorded proportion_spilled. The spill
+// traffic is proportional to the spilled fraction, so where the footprint is not reproduced the
+// traffic check would test the footprint rule, not the traffic rules: those rows (11 of 96:
+// cloud XLM 4K and the 10 edge rows that spill) are checked apart, with their errors.
+bool footprint_reproduced(const Row& r, const AttentionCost& c) {
+  return std::fabs(c.spilled_fraction - std::stod(r.at("proportion_spilled"))) <= 1e-4;
+}
+
+struct HalfErrors {
+  int rows = 0, reproduced = 0, spilled = 0;
+  double worst_latency = 0, worst_traffic = 0, worst_spilled_fraction = 0;
+  std::vector<std::pair<std::string, double>> not_reproduced;  // id, signed traffic error
+};
+
+HalfErrors check_half(bool tuning) {
+  HalfErrors h;
   for (const auto& r : read_csv("flat_validation.csv")) {
+    if (in_tuning_set(r) != tuning) continue;
     const AttentionCost c =
         evaluate_flat(shape_of(r), hw_of(r.at("platform")), config_of(r), FlatOptions{false});
     const std::string id = r.at("platform") + " " + r.at("models") + " " + r.at("seq_len");
     const double el = rel(c.latency_s, std::stod(r.at("actual_latency")));
-    EXPECT_LT(el, 0.01) << id;
-    worst_latency = std::max(worst_latency, el);
-    ++latency_rows;
-    if (traffic_unexplained(r)) {
-      std::printf("  not reproduced: %s traffic %+.1f%%\n", id.c_str(),
-                  100 * (c.dram_bytes / std::stod(r.at("mem_traffic")) - 1));
+    EXPECT_LT(el, 0.01) << id;  // latency within 1% on every row (compute-bound where it spills)
+    h.worst_latency = std::max(h.worst_latency, el);
+    ++h.rows;
+    const double et = c.dram_bytes / std::stod(r.at("mem_traffic")) - 1;
+    if (!footprint_reproduced(r, c)) {
+      h.not_reproduced.emplace_back(id, et);
+      std::printf("  footprint not reproduced: %s traffic %+.2f%%\n", id.c_str(), 100 * et);
       continue;
     }
-    const double et = rel(c.dram_bytes, std::stod(r.at("mem_traffic")));
-    EXPECT_LT(et, 0.01) << id;
-    worst_traffic = std::max(worst_traffic, et);
-    if (r.at("models") != "XLM") {  // XLM's spilled fractions carry the unexplained overhead
-      EXPECT_NEAR(c.spilled_fraction, std::stod(r.at("proportion_spilled")), 1e-5) << id;
-    }
-    ++traffic_rows;
+    ++h.reproduced;
+    if (std::stod(r.at("proportion_spilled")) > 0) ++h.spilled;
+    h.worst_traffic = std::max(h.worst_traffic, std::fabs(et));
+    h.worst_spilled_fraction =
+        std::max(h.worst_spilled_fraction,
+                 std::fabs(c.spilled_fraction - std::stod(r.at("proportion_spilled"))));
   }
-  EXPECT_EQ(latency_rows, 96);
-  EXPECT_EQ(traffic_rows, 84);
-  std::printf("worst relative error: latency %.4f%% (%d rows), traffic %.4f%% (%d rows)\n",
-              100 * worst_latency, latency_rows, 100 * worst_traffic, traffic_rows);
+  std::printf(
+      "%s: %d rows, latency worst %.4f%%; footprint reproduced on %d (%d spilled): "
+      "traffic worst %.4f%%, spilled fraction worst %.2e\n",
+      tuning ? "tuning set (in-sample)" : "held out", h.rows, 100 * h.worst_latency, h.reproduced,
+      h.spilled, 100 * h.worst_traffic, h.worst_spilled_fraction);
+  return h;
+}
+
+// In-sample: the constants were fitted on these rows.
+TEST(AttentionReference, TuningSetTrafficAndLatencyInSample) {
+  const HalfErrors h = check_half(true);
+  EXPECT_EQ(h.rows, 48);
+  EXPECT_LT(h.worst_latency, 0.0053);  // 0.52%
+  EXPECT_EQ(h.reproduced, 44);
+  EXPECT_EQ(h.spilled, 7);
+  EXPECT_LT(h.worst_traffic, 0.0091);  // 0.90%, cloud XLM 32K
+  EXPECT_EQ(h.worst_spilled_fraction, 0.0);
+}
+
+// Out of sample: rows the constants never saw. The tolerances lock in what is achieved.
+TEST(AttentionReference, HeldOutTrafficAndLatency) {
+  const HalfErrors h = check_half(false);
+  EXPECT_EQ(h.rows, 48);
+  EXPECT_LT(h.worst_latency, 0.0014);  // 0.13%
+  EXPECT_EQ(h.reproduced, 41);
+  EXPECT_EQ(h.spilled, 11);
+  EXPECT_LT(h.worst_traffic, 0.0122);  // 1.21%, cloud XLM 16K
+  EXPECT_EQ(h.worst_spilled_fraction, 0.0);
+}
+
+// The rows whose footprint is not reproduced, from both halves (4 in the tuning set, 7 held
+// out), with their traffic errors locked: cloud XLM 4K (-5.9%; head granularity with E = 128,
+// the data's footprint is larger than the rules': unexplained) and the 10 edge rows that spill
+// (-7.8% at 1K, -25.4% at 2K, -10.2% at 4K, XLM 2K -35.4%: the data charges the spilled
+// fraction on more buffer accesses than the rules count, like Timeloop's per-tensor access
+// counts, which the reference could not derive either). Latency matches on all of them (they
+// are compute-bound).
+TEST(AttentionReference, TrafficWhereFootprintIsNotReproduced) {
+  std::vector<std::pair<std::string, double>> all;
+  for (bool tuning : {true, false})
+    for (const auto& x : check_half(tuning).not_reproduced) all.push_back(x);
+  ASSERT_EQ(all.size(), 11u);
+  double lo = 0, hi = -1;
+  for (const auto& [id, e] : all) lo = std::min(lo, e), hi = std::max(hi, e);
+  EXPECT_GT(lo, -0.355);  // -35.4%, edge XLM 2K
+  EXPECT_LT(hi, -0.058);  // -5.9%, cloud XLM 4K: every one of them under-counts
 }
 
 // Hand-worked: cloud BERT at 512 (head granularity, Q/K/V/AV bypass, logits on chip,

@@ -315,6 +315,9 @@ run 2 fuse --model resnet18 --json "$tmp/no-such/x.json" &&
   check "fuse json into a missing folder" test "$(wc -l <"$tmp/err")" -eq 1
 run 2 fuse-train --out "$tmp/no-such/fuser.pt" &&
   check "fuse-train out into a missing folder" grep -Eq "does not exist|without libtorch" "$tmp/err"
+run 2 fuse-train --out "$tmp/f.pt" --checkpoint data/dnnfuser/fuser.bin &&
+  check "fuse-train resumes from a checkpoint directory only" \
+    grep -Eq "training does not resume from a model file|without libtorch" "$tmp/err"
 
 # hwalloc (ConfuciuX): the JSON contract on a small GA run, a design within its budget, and a bad
 # model CSV as one located line with status 2.

@@ -56,12 +56,25 @@ struct AttentionHw {
   double buffer_write_pj = 451.0 / 256.0;  // per word
   double dram_pj_per_byte = 31.2;
   double exp_pj = 94.6, divide_pj = 36.25, add_pj = 8.34, max_pj = 0.028;
+  // The two fitted constants of the model (every other number is a formula or a published
+  // constant). Tuning set: flat_validation's 48 rows at N = 512, 2K, 8K, 32K, 128K and 512K
+  // (the odd powers of two; edge and cloud, all four models); the 48 rows at 1K, 4K, 16K,
+  // 64K, 256K and 1M are held out, and so are attn-flat and attn-unfused. Fitted by
+  // bench/flat_fit.cpp (`build/flat_fit`), which prints the per-row values and the errors on
+  // both halves (docs/flat.md, "Validation").
   // Streaming tiles of the operands that bypass the buffer, double-buffered:
-  //   stream_tile_bytes = stream_factor * w * Pd * (E + F), stream_factor = 4
-  // (fitted: it is the 1/128 overhead of flat_validation's proportion_buffered on cloud).
-  // Tuning set: flat_validation's 48 cloud rows; the edge rows, attn-flat and attn-unfused
-  // were not used to fit it (like the logit spill coefficient in attention.cpp).
+  //   stream_tile_bytes = stream_factor * w * Pd * (E + F)
+  // Fitted: the median over the tuning set's 11 spilled rows of the factor that their
+  // recorded proportion_buffered implies: 4 on the 7 cloud rows, 2 on edge BERT/TrXL/T5 at 2K,
+  // 0.5 on edge XLM at 2K (the footprint of those 4 edge rows is not reproduced).
   double stream_factor = 4;
+  // Spilled logits: each on-chip logit tensor (QK, A) moves
+  //   ps (1 + logit_spill_weight * min(F, Pd) / Pd) N M
+  // elements of DRAM traffic per head when a fraction ps of the working set spills. Fitted:
+  // the median over the tuning set's 7 spilled rows with logits on chip whose footprint is
+  // reproduced (criterion in bench/flat_fit.cpp) of the weight their recorded traffic implies:
+  // 0.5 on the 6 BERT/TrXL/T5 rows (32K, 128K), 0.004 on XLM 32K (1.9% spilled: weak).
+  double logit_spill_weight = 0.5;
   int64_t pd() const { return pe_rows < pe_cols ? pe_rows : pe_cols; }
   int64_t pes() const { return pe_rows * pe_cols; }
 };

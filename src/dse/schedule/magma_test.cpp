@@ -2,11 +2,11 @@
 // deterministic heuristics reproduced, and G# at least as good as its GA at equal evaluations.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "sparsemap/dse/schedule/gsharp.h"
 #include "sparsemap/dse/schedule/heuristics.h"
@@ -75,9 +75,14 @@ TEST(ScheduleMagma, LowerBoundsMatch) {
   EXPECT_NEAR(lower_bound_cycles(magma_table("batch_recom/insts0"), 1), 197147, 1);
 }
 
-// At 10,000 evaluations (MAGMA's 100 generations x 105 evaluations = 10,500), seed 1, G# is at
-// least as good as MAGMA's measured GA on every reference run of 100 generations.
-TEST(ScheduleMagma, GsharpAtLeastAsGoodAsMagmaGa) {
+// G# at 10,000 evaluations (MAGMA's 100 generations x 105 evaluations = 10,500) on MAGMA's seven
+// reference runs of 100 generations, against MAGMA's measured GA (seed 1). `want` holds G#'s
+// makespans per seed, in ga_runs.csv's row order; returns how many runs are at least as good
+// as MAGMA's. Prints every run.
+int gsharp_vs_magma(const std::vector<uint64_t>& seeds,
+                    const std::vector<std::vector<double>>& want) {
+  int at_least_as_good = 0;
+  size_t run = 0;
   for (const auto& r : read_csv("ga_runs.csv")) {
     if (r[2] != "100") continue;
     const std::string& inst = r[0];
@@ -85,23 +90,58 @@ TEST(ScheduleMagma, GsharpAtLeastAsGoodAsMagmaGa) {
     const double magma = std::stod(r[4]);
     const JobTable t = magma_table(inst);
     Simulator sim(t, bw);
-    GsharpOptions o;
-    o.budget = 10000;
-    o.seed = 1;
-    const auto t0 = std::chrono::steady_clock::now();
-    const SearchResult g = run_gsharp(sim, o);
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double lb = lower_bound_cycles(t, bw);
-    std::printf("%-18s bw %-3s G# %12.0f  MAGMA %12.0f  LB %12.0f  gap %.3f%%  %.3f s\n",
-                inst.c_str(), r[1].c_str(), g.makespan_cycles, magma, lb,
-                100 * (g.makespan_cycles / lb - 1), wall);
-    EXPECT_LE(g.evaluations, 10000);
-    EXPECT_LE(g.makespan_cycles, magma * (1 + 1e-9)) << inst << " bw " << bw;
-    if (magma <= lb * 1.02) {
-      EXPECT_LE(g.makespan_cycles, lb * 1.02) << inst;
+    for (size_t k = 0; k < seeds.size(); ++k) {
+      GsharpOptions o;
+      o.budget = 10000;
+      o.seed = seeds[k];
+      const SearchResult g = run_gsharp(sim, o);
+      std::printf("%-18s bw %-3s seed %-2llu G# %.12g  MAGMA %.12g  LB %.0f  gap %.3f%%\n",
+                  inst.c_str(), r[1].c_str(), static_cast<unsigned long long>(seeds[k]),
+                  g.makespan_cycles, magma, lb, 100 * (g.makespan_cycles / lb - 1));
+      EXPECT_LE(g.evaluations, 10000);
+      if (run < want.size()) {
+        EXPECT_NEAR(g.makespan_cycles, want[run][k], 1e-3)
+            << inst << " bw " << bw << " seed " << seeds[k];
+      }
+      if (g.makespan_cycles <= magma * (1 + 1e-9)) ++at_least_as_good;
     }
+    ++run;
   }
+  EXPECT_EQ(run, 7u);
+  return at_least_as_good;
+}
+
+// In-sample: the climb's 20% share (kLocalSearchFraction) and the random first generation were
+// chosen on these seven runs at seeds 1-5 (gsharp.h), so these figures are on G#'s tuning set.
+// Seed 1 is at least as good as MAGMA's GA on all seven; seeds 1-3 on 18 of 21 (mix/insts0 at
+// BW 16 seed 3 by 50 cycles, recom/insts0 seeds 2 and 3 by 0.05% and 0.03%).
+TEST(ScheduleMagma, TuningSetGsharpSeeds1To3VsMagmaGa) {
+  const std::vector<std::vector<double>> want = {
+      {6969601, 6969601, 6969601},                     // batch_conv/insts4 bw 16
+      {7257653.02884, 7257653.02884, 7257653.02884},   // batch_conv/insts0 bw 1
+      {1398235.8139, 1398205.81121, 1398245.36643},    // batch_lang/insts0 bw 1
+      {1871898.11938, 1871958.15588, 1872029.14926},   // batch_mix/insts0 bw 16
+      {1955791.55859, 1955728.05048, 1955716.4677},    // batch_mix/insts0 bw 1
+      {4827590.45491, 4827605.74583, 4827586.78921},   // batch_mix/insts1 bw 1
+      {231411.541295, 231601.949498, 231560.103795}};  // batch_recom/insts0 bw 1
+  EXPECT_EQ(gsharp_vs_magma({1, 2, 3}, want), 18);
+}
+
+// Seeds 6-8 were never run while choosing G#'s constants (the tables were: held-out seeds, not
+// held-out tables; docs/gsharp.md's 4 x 4 x 3 table is on tables outside the tuning set). At
+// least as good as MAGMA's GA on 18 of 21 (mix/insts0 at BW 16 seed 6 by 2 cycles, mix/insts1
+// seed 8 by 2 cycles, recom/insts0 seed 6 by 0.011%).
+TEST(ScheduleMagma, HeldOutSeeds6To8VsMagmaGa) {
+  const std::vector<std::vector<double>> want = {
+      {6969601, 6969601, 6969601},                    // batch_conv/insts4 bw 16
+      {7257653.02884, 7257653.02884, 7257653.02884},  // batch_conv/insts0 bw 1
+      {1398100.46315, 1398465.76696, 1398375.82365},  // batch_lang/insts0 bw 1
+      {1871981.10969, 1871949.14926, 1871944.11938},  // batch_mix/insts0 bw 16
+      {1955935.69134, 1955714.43472, 1955728.48594},  // batch_mix/insts0 bw 1
+      {4827595.3834, 4827599.45804, 4827616.91972},   // batch_mix/insts1 bw 1
+      {231517.71903, 231406.978795, 231465.34403}};   // batch_recom/insts0 bw 1
+  EXPECT_EQ(gsharp_vs_magma({6, 7, 8}, want), 18);
 }
 
 }  // namespace
