@@ -100,7 +100,7 @@ std::string fixed(double v, int digits);
 // "a, b,,c" -> {"a", "b", "c"}: a comma-separated list, spaces and empty items dropped.
 std::vector<std::string> split_list(const std::string& s);
 
-// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.pt"): as found from
+// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.bin"): as found from
 // the working directory, else from the executable's parent folder (the build tree's source root
 // when the binary is in build/), else from the source tree it was built from (SPARSEMAP_DATA_ROOT;
 // the Python module, whose executable is python3); `relative` itself when none has it, for the
