@@ -112,6 +112,11 @@ struct CaseOutcome {
   std::vector<BaselineOutcome> baselines;
 };
 
+// The grid baselines: fixed-grid + GAMMA, plain and opened with the spatial seeds.
+bool is_grid(const std::string& name) {
+  return name == "fixed-gamma" || name == "fixed-gamma-seeds";
+}
+
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -138,18 +143,19 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
 
   std::vector<std::string> names;
   if (a.baselines == "all")
-    names = {"ga", "random", "sa", "de", "pso", "cmaes", "oneplusone", "bo", "fixed-gamma"};
+    names = {"ga",    "random",     "sa", "de",          "pso",
+             "cmaes", "oneplusone", "bo", "fixed-gamma", "fixed-gamma-seeds"};
   else if (a.baselines != "none")
     names = split_list(a.baselines);
   for (const auto& n : names)
-    if (n != "fixed-gamma" && (n == "digamma" || [&] {
+    if (!is_grid(n) && (n == "digamma" || [&] {
           const auto& al = cd::codesign_algos();
           return std::find(al.begin(), al.end(), n) == al.end();
         }()))
       throw InputError({"<flag --baselines>", 0, 0},
                        "unknown baseline '" + n +
                            "'; expected all, none or a list of: ga, random, sa, de, pso, cmaes, "
-                           "oneplusone, bo, fixed-gamma");
+                           "oneplusone, bo, fixed-gamma, fixed-gamma-seeds");
 
   const bool bar = root && !a.quiet && isatty(2);
   auto progress_for = [&](const std::string& what, int64_t budget) {
@@ -177,8 +183,9 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
     BaselineOutcome bo;
     bo.name = n;
     t0 = now_s();
-    if (n == "fixed-gamma") {
-      const cd::FixedResult f = cd::run_fixed_gamma(*out.space, a.budget, a.seed, a.threads);
+    if (is_grid(n)) {
+      const size_t seeds = n == "fixed-gamma-seeds" ? cd::kGridSpatialSeeds : 0;
+      const cd::FixedResult f = cd::run_fixed_gamma(*out.space, a.budget, a.seed, a.threads, seeds);
       bo.feasible = cd::feasible_fitness(f.fitness);
       bo.fitness = f.fitness;
       bo.runtime_cycles = f.runtime_cycles;
@@ -190,7 +197,8 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
       bo.power_mw = f.runtime_cycles > 0 ? f.energy_nj * base.clock_mhz / f.runtime_cycles : 0;
       bo.samples = f.samples;
       bo.note = std::to_string(f.grid_points) + " grid accelerators x " +
-                std::to_string(f.samples_per_layer) + " GAMMA samples per distinct layer";
+                std::to_string(f.samples_per_layer) + " GAMMA samples per distinct layer" +
+                (seeds ? " (" + std::to_string(seeds) + " of them spatial seeds)" : "");
     } else {
       cd::RunOptions rb = ro;
       rb.algo = n;
@@ -218,13 +226,15 @@ CaseOutcome run_case(const CodesignArgs& a, const std::string& model_name, const
   return out;
 }
 
-// Best feasible baseline by fitness (nullptr if none).
-const BaselineOutcome* best_baseline(const CaseOutcome& c, bool fixed_only, bool optimisers_only) {
+// Best feasible baseline by fitness (nullptr if none): of all, of one named baseline (`only`),
+// or of the optimisers alone (not the grid baselines).
+const BaselineOutcome* best_baseline(const CaseOutcome& c, const std::string& only,
+                                     bool optimisers_only) {
   const BaselineOutcome* best = nullptr;
   for (const auto& b : c.baselines) {
     if (!b.feasible) continue;
-    if (fixed_only && b.name != "fixed-gamma") continue;
-    if (optimisers_only && b.name == "fixed-gamma") continue;
+    if (!only.empty() && b.name != only) continue;
+    if (optimisers_only && is_grid(b.name)) continue;
     if (!best || b.fitness < best->fitness) best = &b;
   }
   return best;
@@ -247,7 +257,7 @@ json case_json(const CodesignArgs& a, const CaseOutcome& c) {
   json bj = json::object();
   for (const auto& b : c.baselines) bj[b.name] = b.to_json();
   j["baselines"] = bj;
-  const BaselineOutcome* best = best_baseline(c, false, false);
+  const BaselineOutcome* best = best_baseline(c, "", false);
   if (best && c.codesign.design.feasible) {
     j["best_baseline"] = best->name;
     j["speedup_over_best_baseline"] =
@@ -371,24 +381,26 @@ void run_codesign_cmd(const CodesignArgs& a) {
   std::vector<Budget> budgets;
   for (const auto& p : platforms) budgets.push_back(resolve_budget(a, p));
   // The best baseline's cycles are digamma's times x (and in --json).
-  Table t({"model", "platform", "digamma cycles", "PEs", "mm^2", "best baseline", "x",
-           "fixed-gamma x", "best optimiser", "optimiser x", "bound x"});
+  Table t({"model", "platform", "digamma cycles", "PEs", "mm^2", "best baseline", "x", "grid x",
+           "grid+s x", "best optimiser", "opt x", "bound x"});
   json cases = json::array();
   json geo = json::object();
   for (const Budget& b : budgets) {
-    double log_all = 0, log_fixed = 0, log_opt = 0, log_bound = 0;
-    int n_all = 0, n_fixed = 0, n_opt = 0;
+    double log_all = 0, log_fixed = 0, log_seeded = 0, log_opt = 0, log_bound = 0;
+    int n_all = 0, n_fixed = 0, n_seeded = 0, n_opt = 0;
     for (const auto& m : models) {
       const CaseOutcome c = run_case(a, m, b, root, "", false);
       const cd::DesignEval& d = c.codesign.design;
-      const BaselineOutcome* best = best_baseline(c, false, false);
-      const BaselineOutcome* fx = best_baseline(c, true, false);
-      const BaselineOutcome* op = best_baseline(c, false, true);
+      const BaselineOutcome* best = best_baseline(c, "", false);
+      const BaselineOutcome* fx = best_baseline(c, "fixed-gamma", false);
+      const BaselineOutcome* fs = best_baseline(c, "fixed-gamma-seeds", false);
+      const BaselineOutcome* op = best_baseline(c, "", true);
       auto sp = [&](const BaselineOutcome* x) {
         return x && d.feasible ? static_cast<double>(x->runtime_cycles) / d.runtime_cycles : 0.0;
       };
       if (best && d.feasible) log_all += std::log(sp(best)), ++n_all;
       if (fx && d.feasible) log_fixed += std::log(sp(fx)), ++n_fixed;
+      if (fs && d.feasible) log_seeded += std::log(sp(fs)), ++n_seeded;
       if (op && d.feasible) log_opt += std::log(sp(op)), ++n_opt;
       // The most any design could gain over the best baseline (utilisation_bound_cycles).
       const double bound = best ? static_cast<double>(best->runtime_cycles) /
@@ -398,8 +410,8 @@ void run_codesign_cmd(const CodesignArgs& a) {
       t.add({c.model, b.name, d.feasible ? with_commas(d.runtime_cycles) : "infeasible",
              with_commas(d.pes), fixed(d.area_mm2, 3), best ? best->name : "none feasible",
              best ? fixed(sp(best), 2) : "-", fx ? fixed(sp(fx), 2) : "-",
-             op ? op->name : "none feasible", op ? fixed(sp(op), 2) : "-",
-             best ? fixed(bound, 2) : "-"});
+             fs ? fixed(sp(fs), 2) : "-", op ? op->name : "none feasible",
+             op ? fixed(sp(op), 2) : "-", best ? fixed(bound, 2) : "-"});
       cases.push_back(case_json(a, c));
       if (root && a.json != "-")
         std::cerr << c.model << " " << b.name << ": digamma " << d.runtime_cycles << " cycles, "
@@ -408,10 +420,11 @@ void run_codesign_cmd(const CodesignArgs& a) {
     }
     const auto g = [](double s, int n) { return n ? std::exp(s / n) : 0.0; };
     t.add({"geomean", b.name, "", "", "", "", fixed(g(log_all, n_all), 2),
-           fixed(g(log_fixed, n_fixed), 2), "", fixed(g(log_opt, n_opt), 2),
-           fixed(g(log_bound, n_all), 2)});
+           fixed(g(log_fixed, n_fixed), 2), fixed(g(log_seeded, n_seeded), 2), "",
+           fixed(g(log_opt, n_opt), 2), fixed(g(log_bound, n_all), 2)});
     geo[b.name] = {{"speedup_over_best_baseline", g(log_all, n_all)},
                    {"speedup_over_fixed_gamma", g(log_fixed, n_fixed)},
+                   {"speedup_over_fixed_gamma_seeds", g(log_seeded, n_seeded)},
                    {"speedup_over_best_optimiser", g(log_opt, n_opt)},
                    {"bound_over_best_baseline", g(log_bound, n_all)}};
   }
@@ -419,7 +432,9 @@ void run_codesign_cmd(const CodesignArgs& a) {
   if (a.json != "-") {
     std::cout << "DiGamma co-design vs baselines at " << with_commas(a.budget)
               << " samples (whole-model designs), objective " << a.objective << ", seed " << a.seed
-              << "\nfixed-gamma: 9 grid accelerators, budget split evenly"
+              << "\ngrid: fixed-gamma, 9 grid accelerators, budget split evenly; grid+s: "
+                 "fixed-gamma-seeds, the same with\neach layer's GAMMA opened with "
+              << cd::kGridSpatialSeeds << " spatial seeds; opt: the best optimiser"
               << (a.budget > search::kBoSampleCap
                       ? "; BO capped at " + with_commas(search::kBoSampleCap) + " samples"
                       : std::string())
@@ -472,7 +487,8 @@ void register_codesign(CLI::App& app) {
                   "GA population (0: from the budget; digamma: each layer's GA)");
   cmd->add_option("--baselines", a->baselines,
                   "all, none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "
-                  "bo, fixed-gamma");
+                  "bo, fixed-gamma, fixed-gamma-seeds (the grid's GAMMA opened with the "
+                  "spatial seeds)");
   cmd->add_option("--checkpoint", a->checkpoint,
                   "Write the searches' state to FILE (baselines: FILE.NAME)");
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "Samples between checkpoints");

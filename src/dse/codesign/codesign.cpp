@@ -205,7 +205,8 @@ std::vector<arch::Arch> fixed_grid(const CodesignSpace& sp) {
   return grid;
 }
 
-FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t seed, int threads) {
+FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t seed, int threads,
+                            size_t spatial_seeds) {
   FixedResult best;
   const std::vector<arch::Arch> grid = fixed_grid(sp);
   best.grid_points = static_cast<int64_t>(grid.size());
@@ -220,6 +221,7 @@ FixedResult run_fixed_gamma(const CodesignSpace& sp, int64_t budget, uint64_t se
     mo.threads = threads;
     mo.objective = sp.options().objective;
     mo.space = sp.options().space;
+    mo.spatial_seeds = spatial_seeds;  // counted samples inside mo.budget
     const mapper::ModelOutcome out = mapper::map_layers(sp.model_layers(), a, mo);
     int64_t rt = 0, macs = 0;
     double en = 0;

@@ -37,6 +37,7 @@ constexpr size_t kBatch = 16;  // samples per ask (rounds end on a multiple of i
 // against 1.044 without, cloud 2.70 against 2.66 (bench/data/codesign_tuning.jsonl).
 constexpr size_t kSpatialSeeds = 4;
 constexpr bool kMinimalTiling = false;
+static_assert(kSpatialSeeds == kGridSpatialSeeds, "the grid baseline's seeds match the search's");
 
 uint64_t mix(uint64_t x) {  // splitmix64
   x += 0x9E3779B97F4A7C15ull;

@@ -270,7 +270,17 @@ struct FixedResult {
   int64_t samples = 0;  // whole-model equivalents spent in all
 };
 std::vector<arch::Arch> fixed_grid(const CodesignSpace& space);
-FixedResult run_fixed_gamma(const CodesignSpace& space, int64_t budget, uint64_t seed, int threads);
+// spatial_seeds > 0 ("fixed-gamma-seeds"): each layer's GAMMA search on each grid accelerator
+// opens with the first `spatial_seeds` genomes of mapper::spatial_seeds(space, n, minimal =
+// true), as `map --spatial-seeds n` does on a fixed accelerator (MapperOptions::spatial_seeds;
+// the third, least-L2 tiling is there for fixed buffers). The seeds are evaluated as counted
+// samples inside the same floor(N / 9) per layer: the sample budget and the counting rules are
+// those of the plain baseline. 0: plain GAMMA ("fixed-gamma").
+FixedResult run_fixed_gamma(const CodesignSpace& space, int64_t budget, uint64_t seed, int threads,
+                            size_t spatial_seeds = 0);
+// The seeds per layer of "fixed-gamma-seeds": as many as each of digamma's per-layer GAs opens
+// with (digamma_search.cpp, kSpatialSeeds).
+inline constexpr size_t kGridSpatialSeeds = 4;
 
 // The bound: no design in the space has a lower latency in the cost model. Per GEMM-class
 // layer of the model (repeats counted),
