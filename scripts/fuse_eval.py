@@ -171,6 +171,12 @@ def gain_share(a):
               f"{max(gains):.4f} | {pooled} | {pooled_fr} | {mean} | {worse_s} | "
               f"{statistics.mean(ratios):.4f}, {max(ratios):.4f} |")
     print(f"\nlearned meets the buffer in {sum(r['meets'] for r in rows)}/{len(rows)} cases")
+    if a.csv:  # the per-case rows (bench/data/dnnfuser/gain_share.csv feeds README's figures)
+        keys = ["model", "batch", "buffer_kb", "none", "dp", "learned", "learned_dram", "meets"]
+        with open(a.csv, "w") as f:
+            f.write(",".join(keys) + "\n")
+            for r in rows:
+                f.write(",".join(str(r[k]) for k in keys) + "\n")
 
 
 if __name__ == "__main__":
