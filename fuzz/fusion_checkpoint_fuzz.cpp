@@ -30,6 +30,7 @@ const sparsemap::cost::FusionCostModel& model() {
     w.layers = {workload::conv2d("c0", 4, 3, 8, 8, 4, 3, 1, 1),
                 workload::conv2d("c1", 4, 4, 8, 8, 4, 3, 1, 1, 4),
                 workload::conv2d("c2", 4, 4, 8, 8, 8, 1)};
+    w.producers = workload::chain_producers(3);
     cost::FusionOptions o;
     o.buffer_bytes = 8000;
     return cost::FusionCostModel(cost::fusion_graph(w, 4), a, o);

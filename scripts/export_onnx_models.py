@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Export torchvision ResNet-50 and MobileNet-V2 as small ONNX test models for sparsemap.
+"""Export torchvision ResNet-18, ResNet-50 and MobileNet-V2 as small ONNX test models for sparsemap.
 
 The models carry their architecture only: random weights (weights=None) and
 export_params=False, so every weight is a graph input without an initializer and each
@@ -19,6 +19,7 @@ import torch
 import torchvision
 
 MODELS = {
+    "resnet18": torchvision.models.resnet18,
     "resnet50": torchvision.models.resnet50,
     "mobilenet_v2": torchvision.models.mobilenet_v2,
 }

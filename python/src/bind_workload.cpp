@@ -275,15 +275,27 @@ void bind_model(py::module_& m) {
   py::class_<Model>(m, "Model", "A named, ordered list of layers (workload::Model).")
       .def(py::init([](const std::string& name, const std::vector<Layer>& layers) {
              for (const Layer& l : layers) check_layer(l);
-             return Model{name, layers};
+             Model md;
+             md.name = name;
+             md.layers = layers;
+             return md;
            }),
            py::arg("name") = "", py::arg("layers") = std::vector<Layer>{})
       .def_readwrite("name", &Model::name)
       .def_readwrite("layers", &Model::layers, "The layers (a copy; assign a list to replace them)")
-      .def(py::pickle([](const Model& md) { return py::make_tuple(md.name, md.layers); },
-                      [](const py::tuple& t) {
-                        return Model{t[0].cast<std::string>(), t[1].cast<std::vector<Layer>>()};
-                      }))
+      .def_readwrite("producers", &Model::producers,
+                     "Dataflow edges: for each layer, the indices of the layers whose outputs it "
+                     "reads ([] = the model input); empty when the model has none (a .m or .csv "
+                     "file, or a model built from a layer list)")
+      .def(py::pickle(
+          [](const Model& md) { return py::make_tuple(md.name, md.layers, md.producers); },
+          [](const py::tuple& t) {
+            Model md;
+            md.name = t[0].cast<std::string>();
+            md.layers = t[1].cast<std::vector<Layer>>();
+            if (t.size() > 2) md.producers = t[2].cast<std::vector<std::vector<int>>>();
+            return md;
+          }))
       .def_property_readonly("total_macs", &Model::total_macs)
       .def_property_readonly("total_params", &Model::total_params)
       .def_property_readonly(

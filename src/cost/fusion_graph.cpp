@@ -1,8 +1,9 @@
-// The fusion graph of a model: GEMM-class layers as nodes, NonGEMM ops folded into their
-// producer's epilogue, residual adds as skip edges (fusion.h states the inference rules).
+// The fusion graph of a model, built from its dataflow edges: GEMM-class layers as nodes,
+// NonGEMM ops folded into their producer's epilogue, residual adds as skip edges (fusion.h
+// states the rules).
 #include <algorithm>
-#include <map>
-#include <set>
+#include <string>
+#include <vector>
 
 #include "sparsemap/cost/fusion.h"
 #include "sparsemap/error.h"
@@ -15,10 +16,6 @@ using workload::OpKind;
 
 [[noreturn]] void fail(const std::string& where, const std::string& why) {
   throw InputError({"<" + where + ">", 0, 0}, why);
-}
-
-bool starts_with(const std::string& s, const std::string& p) {
-  return s.size() > p.size() && s.compare(0, p.size(), p) == 0 && s[p.size()] == '.';
 }
 
 }  // namespace
@@ -61,68 +58,84 @@ FusionGraph fusion_graph(const workload::Model& model, int64_t batch) {
   g.name = model.name;
   g.batch = batch;
   if (batch < 1) fail(model.name, "batch must be >= 1");
-  // Blocks that end in a residual add: "<block>.add".
-  std::set<std::string> blocks;
-  for (const auto& l : model.layers)
-    if (l.kind == OpKind::Elementwise && l.op == "add" && l.name.size() > 4 &&
-        l.name.compare(l.name.size() - 4, 4, ".add") == 0)
-      blocks.insert(l.name.substr(0, l.name.size() - 4));
-  std::map<std::string, int> block_input, skip_source;
-  int last = -1;  // node whose tensor is the current activation (-1: the model input)
-  for (const auto& l : model.layers) {
-    for (const auto& b : blocks)
-      if (!block_input.count(b) && starts_with(l.name, b)) block_input[b] = last;
+  const int n = static_cast<int>(model.layers.size());
+  if (!model.has_dataflow()) {
+    if (!model.producers.empty())
+      fail(model.name, "the model lists dataflow edges for " +
+                           std::to_string(model.producers.size()) + " layers but has " +
+                           std::to_string(n));
+    fail(model.name,
+         "the model carries no dataflow edges (a MAESTRO .m or GAMMA .csv file lists layers "
+         "only); fusion needs a zoo model or an ONNX file");
+  }
+  // node_of[i]: the node whose tensor layer i's output is (a NonGEMM layer runs in that node's
+  // epilogue); -1: the model input.
+  std::vector<int> node_of(n, -1);
+  for (int i = 0; i < n; ++i) {
+    const workload::Layer& l = model.layers[i];
     switch (l.kind) {
       case OpKind::BatchedGemm:
       case OpKind::Embedding:
       case OpKind::Softmax:
       case OpKind::LayerNorm:
         fail(model.name, "layer '" + l.name + "' (" + std::string(workload::op_kind_name(l.kind)) +
-                             ") is not part of a chain: fusion graphs are inferred for CNNs and "
+                             ") is not part of a chain: fusion graphs are built for CNNs and "
                              "MLP chains");
       default:
         break;
     }
-    if (l.kind == OpKind::Elementwise) {
-      if (l.op != "add" || l.operands != 2) continue;  // folded elementwise op
-      const std::string b = l.name.substr(0, l.name.size() - 4);
-      if (!blocks.count(b) || last < 0) continue;
-      const int s = skip_source.count(b) ? skip_source[b] : block_input[b];
-      if (s < 0 || s == last) continue;
-      // The add runs in the epilogue of the later of the two producers (a downsample layer
-      // comes after the main branch in the list), which reads the other one's tensor.
-      const int into = std::max(s, last), from = std::min(s, last);
-      FusionNode& m = g.nodes[into];
-      m.inputs.push_back(from);
-      m.in_elems.push_back(std::max<int64_t>(1, m.layer.output_elems() / batch));
-      last = into;
+    // The nodes whose tensors the layer reads, in operand order, each once.
+    std::vector<int> from;
+    bool model_input = model.producers[i].empty();
+    for (int p : model.producers[i]) {
+      if (p < 0 || p >= i)
+        fail(model.name,
+             "layer '" + l.name + "' reads layer " + std::to_string(p) + ", not an earlier one");
+      const int u = node_of[p];
+      if (u < 0)
+        model_input = true;
+      else if (std::find(from.begin(), from.end(), u) == from.end())
+        from.push_back(u);
+    }
+    if (model_input && !from.empty())
+      fail(model.name, "layer '" + l.name +
+                           "' reads the model input beside a layer's output; a fusion graph "
+                           "cannot carry the model input as a skip");
+    if (!workload::is_gemm_class(l.kind)) {
+      // NonGEMM: in the epilogue of the later producer. Reading two producers (a residual
+      // add), it becomes that producer's second input: the later one reads the earlier one's
+      // tensor, of the op's size.
+      if (from.empty()) continue;  // on the model input, before any GEMM-class layer
+      const int into = *std::max_element(from.begin(), from.end());
+      for (int u : from) {
+        if (u == into) continue;
+        FusionNode& m = g.nodes[into];
+        m.inputs.push_back(u);
+        m.in_elems.push_back(std::max<int64_t>(1, l.output_elems() / batch));
+      }
+      node_of[i] = into;
       continue;
     }
-    if (!workload::is_gemm_class(l.kind)) continue;  // epilogue of the current producer
+    if (from.size() > 1)
+      fail(model.name, "layer '" + l.name + "' reads the outputs of " +
+                           std::to_string(from.size()) +
+                           " layers (a concatenation?); a fusion graph node reads one tensor "
+                           "and residual adds");
     const workload::Dim bd = l.kind == OpKind::Gemm ? Dim::M : Dim::N;
     if (l.dim(bd) % batch != 0)
       fail(model.name, "layer '" + l.name + "' has batch dimension " + std::to_string(l.dim(bd)) +
                            ", not a multiple of " + std::to_string(batch));
     FusionNode node;
     node.layer = l;
-    int producer = last;
-    std::string down_block;
-    for (const auto& b : blocks)
-      if (starts_with(l.name, b) && l.name.find(".downsample") != std::string::npos) down_block = b;
-    if (!down_block.empty()) producer = block_input[down_block];
     const int64_t in = std::max<int64_t>(1, l.input_elems() / batch);
-    if (producer < 0) {
+    if (from.empty()) {
       node.model_in_elems = in;
     } else {
-      node.inputs.push_back(producer);
+      node.inputs.push_back(from[0]);
       node.in_elems.push_back(in);
     }
     g.nodes.push_back(std::move(node));
-    const int id = static_cast<int>(g.nodes.size()) - 1;
-    if (!down_block.empty())
-      skip_source[down_block] = id;
-    else
-      last = id;
+    node_of[i] = static_cast<int>(g.nodes.size()) - 1;
   }
   if (g.nodes.empty()) fail(model.name, "the model has no GEMM-class layer");
   g.finish();

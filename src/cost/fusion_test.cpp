@@ -8,6 +8,7 @@
 #include "sparsemap/cost/dataflows.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/error.h"
+#include "sparsemap/io/onnx_import.h"
 #include "sparsemap/workload/zoo.h"
 
 namespace sparsemap::cost {
@@ -41,6 +42,8 @@ workload::Model residual_model() {
   m.layers.push_back(workload::conv2d("blk.conv2", n, 4, 8, 8, 4, 3, 1, 1));
   m.layers.push_back(workload::nongemm("blk.add", OpKind::Elementwise, "add", {n, 4, 8, 8}, 2));
   m.layers.push_back(workload::fc("fc", n, 256, 10, false));
+  // Dataflow: each layer reads the one before; the add also reads the block input (relu).
+  m.producers = {{}, {0}, {1}, {2}, {3}, {4, 1}, {5}};
   return m;
 }
 
@@ -69,6 +72,45 @@ TEST(FusionGraph, ZooCnns) {
   EXPECT_EQ(m.skip_edges(), 10);
   for (size_t v = 0; v < m.nodes.size(); ++v)
     for (int u : m.nodes[v].inputs) EXPECT_LT(u, static_cast<int>(v));
+}
+
+std::string message_of(const workload::Model& m, int64_t batch) {
+  try {
+    fusion_graph(m, batch);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Models whose layers carry no dataflow (a MAESTRO .m or GAMMA .csv file) are refused, with one
+// line; so are malformed edges and dataflow a fusion graph cannot carry.
+TEST(FusionGraph, RefusesModelsWithoutDataflowEdges) {
+  workload::Model m = residual_model();
+  m.producers.clear();
+  EXPECT_FALSE(m.has_dataflow());
+  EXPECT_EQ(message_of(m, 2),
+            "<resblock>: the model carries no dataflow edges (a MAESTRO .m or GAMMA .csv file "
+            "lists layers only); fusion needs a zoo model or an ONNX file");
+  m.producers = {{}, {0}, {1}};
+  EXPECT_EQ(message_of(m, 2), "<resblock>: the model lists dataflow edges for 3 layers but has 7");
+  m = residual_model();
+  m.producers[5] = {4, 5};
+  EXPECT_EQ(message_of(m, 2), "<resblock>: layer 'blk.add' reads layer 5, not an earlier one");
+  m = residual_model();
+  m.producers[6] = {3, 1};  // fc reads two nodes' tensors: a concatenation
+  EXPECT_EQ(message_of(m, 2),
+            "<resblock>: layer 'fc' reads the outputs of 2 layers (a concatenation?); a fusion "
+            "graph node reads one tensor and residual adds");
+  m = residual_model();
+  m.producers[2] = {};  // blk.conv1 reads the image; the add then mixes it with conv1's tensor
+  m.producers[5] = {4, 0};
+  EXPECT_EQ(fusion_graph(m, 2).nodes[1].model_in_elems, 4 * 64);
+  m.producers[5] = {4, 3, 0};
+  m.producers[3] = {};
+  EXPECT_NE(message_of(m, 2).find("reads the model input beside a layer's output"),
+            std::string::npos)
+      << message_of(m, 2);
 }
 
 TEST(FusionGraph, RejectsNonChains) {
@@ -155,6 +197,7 @@ TEST(FusionCost, MicroBatchBufferIsProducerPlusConsumerMinusGcd) {
   m.name = "chain";
   m.layers.push_back(workload::fc("a", 6, 8, 8, false));
   m.layers.push_back(workload::fc("b", 6, 8, 8, false));
+  m.producers = workload::chain_producers(2);
   const FusionCostModel fm(fusion_graph(m, 6), tiny_arch());
   EXPECT_EQ(fm.micro_batches(), std::vector<int64_t>({1, 2, 3, 6}));
   FusionMapping f;
@@ -175,6 +218,7 @@ TEST(FusionCost, OneLayerGroupsEqualTheSingleLayerModel) {
   m.layers.push_back(workload::conv2d("c1", 4, 8, 14, 14, 16, 3, 1, 1));
   m.layers.push_back(workload::conv2d("c2", 4, 16, 14, 14, 16, 3, 1, 1, 16));  // depthwise
   m.layers.push_back(workload::conv2d("c3", 4, 16, 14, 14, 32, 1));
+  m.producers = workload::chain_producers(3);
   for (const char* hw : {"flat-edge", "maestro-example"}) {
     const arch::Arch a = arch::preset(hw);
     FusionOptions o;
@@ -206,6 +250,7 @@ TEST(FusionCost, BestDataflowIsTheFastestTemplate) {
   workload::Model m;
   m.name = "one";
   m.layers = {l};
+  m.producers = {{}};
   const arch::Arch a = arch::preset("flat-edge");
   arch::Arch unlimited = a;
   unlimited.offchip_words_per_cycle = 1e18;
@@ -228,6 +273,85 @@ TEST(FusionCost, RejectsBadMappings) {
   FusionOptions o;
   o.dataflow = "nope";
   EXPECT_THROW(FusionCostModel(fusion_graph(residual_model(), 2), tiny_arch(), o), InputError);
+}
+
+// --- ONNX exports against the zoo (data/onnx, scripts/export_onnx_models.py) -----------------
+
+std::string onnx_file(const std::string& name) {
+  return std::string(SPARSEMAP_SOURCE_DIR) + "/data/onnx/" + name;
+}
+
+// Skip edges and what they carry: the elements per sample of every non-adjacent edge.
+int64_t skip_elems(const FusionGraph& g) {
+  int64_t s = 0;
+  for (size_t v = 0; v < g.nodes.size(); ++v)
+    for (size_t j = 0; j < g.nodes[v].inputs.size(); ++j)
+      if (g.nodes[v].inputs[j] + 1 < static_cast<int>(v)) s += g.nodes[v].in_elems[j];
+  return s;
+}
+
+// The "done when": fuse on an ONNX ResNet-18 (BatchNorm folded into the convs, Flatten
+// between the pool and the FC) counts the zoo's skip traffic: the same graph, the same costs.
+TEST(FusionGraph, OnnxResnet18EqualsTheZoo) {
+  const workload::Model onnx = io::read_onnx(onnx_file("resnet18.onnx"));  // batch 1
+  const workload::Model zoo = workload::zoo_model("resnet18", {1});
+  ASSERT_TRUE(onnx.has_dataflow());
+  const FusionGraph a = fusion_graph(onnx, 1), b = fusion_graph(zoo, 1);
+  ASSERT_EQ(a.nodes.size(), 21u);
+  ASSERT_EQ(b.nodes.size(), 21u);
+  EXPECT_EQ(a.skip_edges(), 8);
+  EXPECT_EQ(b.skip_edges(), 8);
+  // Per sample: 64x56x56 (layer1.0, layer1.1, layer2.0's downsample), 128x28x28 (layer2.1,
+  // layer3.0's downsample), 256x14x14 (layer3.1, layer4.0's downsample), 512x7x7 (layer4.1).
+  EXPECT_EQ(skip_elems(a), 3 * 200704 + 2 * 100352 + 2 * 50176 + 25088);
+  EXPECT_EQ(skip_elems(b), 928256);
+  for (size_t v = 0; v < a.nodes.size(); ++v) {
+    SCOPED_TRACE(b.nodes[v].layer.name);
+    EXPECT_EQ(a.nodes[v].layer.kind, b.nodes[v].layer.kind);
+    EXPECT_EQ(a.nodes[v].layer.dims, b.nodes[v].layer.dims);
+    EXPECT_EQ(a.nodes[v].inputs, b.nodes[v].inputs);
+    EXPECT_EQ(a.nodes[v].in_elems, b.nodes[v].in_elems);
+    EXPECT_EQ(a.nodes[v].out_elems, b.nodes[v].out_elems);
+    EXPECT_EQ(a.nodes[v].model_in_elems, b.nodes[v].model_in_elems);
+  }
+  EXPECT_EQ(a.consumers, b.consumers);
+  // Costs on flat-edge, no fusion and everything in one group at micro-batch 1.
+  const arch::Arch hw = arch::preset("flat-edge");
+  const FusionCostModel fa(a, hw), fb(b, hw);
+  FusionMapping one;
+  one.micro_batch.assign(21, 1);
+  one.cut.assign(20, 0);
+  for (const FusionMapping& f : {FusionMapping::no_fusion(21, 1), one}) {
+    const FusionCost ca = fa.evaluate(f), cb = fb.evaluate(f);
+    EXPECT_EQ(ca.dram_bytes, cb.dram_bytes);
+    EXPECT_EQ(ca.latency_cycles, cb.latency_cycles);
+    EXPECT_EQ(ca.energy_nj, cb.energy_nj);
+    EXPECT_EQ(ca.peak_buffer_bytes, cb.peak_buffer_bytes);
+  }
+  EXPECT_EQ(fa.evaluate(FusionMapping::no_fusion(21, 1)).dram_bytes, 33447720.0);
+  EXPECT_EQ(fa.evaluate(one).dram_bytes, 32332584.0);
+}
+
+// ONNX ResNet-50 and MobileNet-V2 give the zoo's nodes and skip edges.
+TEST(FusionGraph, OnnxResnet50AndMobilenetV2SkipEdges) {
+  const FusionGraph r = fusion_graph(io::read_onnx(onnx_file("resnet50.onnx")), 1);
+  const FusionGraph rz = fusion_graph(workload::zoo_model("resnet50", {1}), 1);
+  EXPECT_EQ(r.nodes.size(), 54u);  // 53 convs + fc
+  EXPECT_EQ(rz.nodes.size(), 54u);
+  EXPECT_EQ(r.skip_edges(), 16);  // one per bottleneck block
+  EXPECT_EQ(rz.skip_edges(), 16);
+  EXPECT_EQ(skip_elems(r), skip_elems(rz));
+  // Downsample convs read 64x56x56, 256x56x56, 512x28x28, 1024x14x14; identity adds 2 x
+  // 256x56x56, 3 x 512x28x28, 5 x 1024x14x14, 2 x 2048x7x7.
+  EXPECT_EQ(skip_elems(r),
+            200704 + 802816 + 401408 + 200704 + 2 * 802816 + 3 * 401408 + 5 * 200704 + 2 * 100352);
+  const FusionGraph m = fusion_graph(io::read_onnx(onnx_file("mobilenet_v2.onnx")), 1);
+  const FusionGraph mz = fusion_graph(workload::zoo_model("mobilenet-v2", {1}), 1);
+  EXPECT_EQ(m.nodes.size(), 53u);
+  EXPECT_EQ(m.skip_edges(), 10);
+  EXPECT_EQ(skip_elems(m), skip_elems(mz));
+  for (size_t v = 0; v < m.nodes.size() && v < mz.nodes.size(); ++v)
+    EXPECT_EQ(m.nodes[v].inputs, mz.nodes[v].inputs) << v;
 }
 
 }  // namespace

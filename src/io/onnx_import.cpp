@@ -25,6 +25,10 @@
 //   domains that are not listed, are rejected: their MACs would be lost silently.
 // - Layer names are node names, or op_type + "_" + node index. The model is named after the
 //   file's stem (the graph's name when the file label is empty).
+// - Dataflow edges (Model::producers) follow the tensor names: a layer reads the layers that
+//   wrote its non-weight inputs. A skipped node (Reshape, Flatten, Concat, Identity, ...) passes
+//   on the writers of its non-weight inputs, so edges run through it; graph inputs are the
+//   model input (no edge); weights and constants are no edges.
 // - Dynamic dimensions (dim_param) are rejected with the tensor's name; export with fixed
 //   shapes. Every shape a layer reads must be fully known after inference (InputError naming
 //   the node and the tensor otherwise). Pool ceil_mode adds stride - 1 to the end padding.
@@ -94,6 +98,10 @@ class Importer {
   std::unordered_set<std::string> weights_;
   std::unordered_map<std::string, float> scalars_;  // one-element constants (Clip bounds)
   std::vector<Layer> layers_;
+  std::vector<std::vector<int>> producers_;  // per layer (Model::producers)
+  // For each tensor written so far: the layers whose outputs it carries (several through a
+  // Concat, none for what derives from the model input alone).
+  std::unordered_map<std::string, std::vector<int>> writers_;
 };
 
 // --- attributes ---------------------------------------------------------------------------
@@ -537,6 +545,16 @@ workload::Model Importer::run() {
     for (const auto& in : n.input()) all_weights = all_weights && (in.empty() || is_weight(in));
     if (all_weights) continue;  // a constant computation
     if (rejected_ops().count(t)) fail_node(n, "unsupported operator");
+    // The layers whose outputs the node reads, in operand order, each once.
+    std::vector<int> reads;
+    for (const auto& in : n.input()) {
+      if (in.empty() || is_weight(in)) continue;
+      const auto w = writers_.find(in);
+      if (w == writers_.end()) continue;  // a graph input: the model input
+      for (int p : w->second)
+        if (std::find(reads.begin(), reads.end(), p) == reads.end()) reads.push_back(p);
+    }
+    const size_t before = layers_.size();
 
     if (t == "Conv") {
       on_conv(n);
@@ -574,7 +592,15 @@ workload::Model Importer::run() {
     } else if (!default_domain) {
       fail_node(n, "unsupported operator of domain '" + n.domain() + "'");
     }
-    // Anything else of the default domain moves or reshapes data: skipped.
+    // Anything else of the default domain moves or reshapes data: skipped, and its outputs
+    // carry what its inputs carried.
+    SPARSEMAP_ASSERT(layers_.size() <= before + 1);
+    if (layers_.size() > before) {
+      producers_.push_back(reads);
+      reads = {static_cast<int>(layers_.size()) - 1};
+    }
+    for (const auto& out : n.output())
+      if (!out.empty()) writers_[out] = reads;
   }
 
   workload::Model m;
@@ -584,6 +610,7 @@ workload::Model Importer::run() {
     stem.resize(stem.size() - ext.size());
   m.name = stem.empty() ? g.name() : stem;
   m.layers = std::move(layers_);
+  m.producers = std::move(producers_);
   return m;
 }
 

@@ -168,6 +168,37 @@ TEST(OnnxImport, ConvReluGemm) {
   EXPECT_TRUE(f.has_bias);
   EXPECT_EQ(m.total_macs(), 110592 + 40960);
   EXPECT_EQ(m.count_gemm_class(), 2);
+  EXPECT_EQ(m.producers, (std::vector<std::vector<int>>{{}, {0}, {1}}));  // through Flatten
+}
+
+// Edges follow the tensor names, through skipped nodes (Identity, Concat, Flatten): a residual
+// add reads both branches, a conv after a concatenation reads every layer it joins.
+TEST(OnnxImport, DataflowEdgesFollowTensorNames) {
+  Builder b;
+  b.input("x", {1, 4, 8, 8});
+  for (const char* w : {"w1", "w2", "w3", "w4"}) b.weight(w, {4, 4, 1, 1});
+  b.weight("w5", {4, 8, 1, 1});
+  b.weight("fc", {4, 2});
+  b.node("Conv", {"x", "w1"}, {"c1"}, "conv1");                    // 0
+  b.node("Relu", {"c1"}, {"r1"}, "relu1");                         // 1
+  b.node("Conv", {"r1", "w2"}, {"c2"}, "conv2");                   // 2
+  b.node("Identity", {"r1"}, {"skip"});                            // skipped: carries relu1
+  b.node("Add", {"c2", "skip"}, {"a"}, "add");                     // 3
+  b.node("Conv", {"a", "w3"}, {"c3"}, "conv3");                    // 4
+  b.node("Conv", {"a", "w4"}, {"c4"}, "conv4");                    // 5
+  Builder::i(b.node("Concat", {"c3", "c4"}, {"cat"}), "axis", 1);  // skipped
+  b.node("Conv", {"cat", "w5"}, {"c5"}, "conv5");                  // 6
+  b.node("GlobalAveragePool", {"c5"}, {"p"}, "gap");               // 7
+  b.node("Flatten", {"p"}, {"f"});                                 // skipped
+  b.node("MatMul", {"f", "fc"}, {"y"}, "head");                    // 8
+  b.output("y");
+  const auto m = b.parse();
+  ASSERT_EQ(m.layers.size(), 9u);
+  EXPECT_EQ(m.layers[3].name, "add");
+  EXPECT_EQ(m.layers[3].operands, 2);
+  EXPECT_TRUE(m.has_dataflow());
+  EXPECT_EQ(m.producers,
+            (std::vector<std::vector<int>>{{}, {0}, {1}, {2, 1}, {3}, {3}, {4, 5}, {6}, {7}}));
 }
 
 TEST(OnnxImport, GroupedDepthwiseAndAsymmetricPadding) {

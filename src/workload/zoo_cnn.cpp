@@ -9,21 +9,33 @@ namespace {
 constexpr int64_t kImageNetClasses = 1000;
 
 // torchvision.models.resnet.BasicBlock (expansion 1).
+// The identity (the block's input, layer `x`), or the downsample branch on it when the main
+// branch changed the shape: conv 1x1 and BatchNorm, listed after the main branch as torchvision
+// runs them. Returns the layer the residual add reads; the main branch stays the tail.
+int identity(CnnBuilder& b, const std::string& p, CnnBuilder::Shape in, int x, int64_t c_out,
+             int64_t stride) {
+  if (stride == 1 && in.c == c_out) return x;
+  const CnnBuilder::Shape out = b.shape();
+  const int main = b.tail();
+  b.set_shape(in);
+  b.set_tail(x);
+  b.conv(p + ".downsample.0", c_out, 1, stride, 0);
+  b.batch_norm(p + ".downsample.1");
+  SPARSEMAP_ASSERT(b.shape() == out);
+  const int down = b.tail();
+  b.set_tail(main);
+  return down;
+}
+
 void basic_block(CnnBuilder& b, const std::string& p, int64_t planes, int64_t stride) {
   const CnnBuilder::Shape in = b.shape();
+  const int x = b.tail();
   b.conv(p + ".conv1", planes, 3, stride, 1);
   b.batch_norm(p + ".bn1");
   b.act(p + ".relu", "relu");
   b.conv(p + ".conv2", planes, 3, 1, 1);
   b.batch_norm(p + ".bn2");
-  if (stride != 1 || in.c != planes) {
-    const CnnBuilder::Shape out = b.shape();
-    b.set_shape(in);
-    b.conv(p + ".downsample.0", planes, 1, stride, 0);
-    b.batch_norm(p + ".downsample.1");
-    SPARSEMAP_ASSERT(b.shape() == out);
-  }
-  b.add(p + ".add");
+  b.add(p + ".add", identity(b, p, in, x, planes, stride));
   b.act(p + ".relu_1", "relu");
 }
 
@@ -31,6 +43,7 @@ void basic_block(CnnBuilder& b, const std::string& p, int64_t planes, int64_t st
 void bottleneck(CnnBuilder& b, const std::string& p, int64_t planes, int64_t stride) {
   constexpr int64_t kExpansion = 4;
   const CnnBuilder::Shape in = b.shape();
+  const int x = b.tail();
   b.conv(p + ".conv1", planes, 1, 1, 0);
   b.batch_norm(p + ".bn1");
   b.act(p + ".relu", "relu");
@@ -39,14 +52,7 @@ void bottleneck(CnnBuilder& b, const std::string& p, int64_t planes, int64_t str
   b.act(p + ".relu_1", "relu");
   b.conv(p + ".conv3", planes * kExpansion, 1, 1, 0);
   b.batch_norm(p + ".bn3");
-  if (stride != 1 || in.c != planes * kExpansion) {
-    const CnnBuilder::Shape out = b.shape();
-    b.set_shape(in);
-    b.conv(p + ".downsample.0", planes * kExpansion, 1, stride, 0);
-    b.batch_norm(p + ".downsample.1");
-    SPARSEMAP_ASSERT(b.shape() == out);
-  }
-  b.add(p + ".add");
+  b.add(p + ".add", identity(b, p, in, x, planes * kExpansion, stride));
   b.act(p + ".relu_2", "relu");
 }
 
@@ -85,19 +91,21 @@ void conv_bn_act(CnnBuilder& b, const std::string& p, int64_t c_out, int64_t ker
 void inverted_residual(CnnBuilder& b, const std::string& p, int64_t c_out, int64_t stride,
                        int64_t expand) {
   const CnnBuilder::Shape in = b.shape();
+  const int x = b.tail();
   const int64_t hidden = in.c * expand;
   int part = 0;
   if (expand != 1) conv_bn_act(b, p + ".conv." + std::to_string(part++), hidden, 1, 1, 1, "relu6");
   conv_bn_act(b, p + ".conv." + std::to_string(part++), hidden, 3, stride, hidden, "relu6");
   b.conv(p + ".conv." + std::to_string(part++), c_out, 1, 1, 0);
   b.batch_norm(p + ".conv." + std::to_string(part));
-  if (stride == 1 && in.c == c_out) b.add(p + ".add");
+  if (stride == 1 && in.c == c_out) b.add(p + ".add", x);
 }
 
 // torchvision's MNASNet _InvertedResidual: expand 1x1, depthwise kxk, project 1x1.
 void mnas_block(CnnBuilder& b, const std::string& p, int64_t c_out, int64_t kernel, int64_t stride,
                 int64_t expand) {
   const CnnBuilder::Shape in = b.shape();
+  const int x = b.tail();
   const int64_t mid = in.c * expand;
   const std::string q = p + ".layers.";
   b.conv(q + "0", mid, 1, 1, 0);
@@ -108,7 +116,7 @@ void mnas_block(CnnBuilder& b, const std::string& p, int64_t c_out, int64_t kern
   b.act(q + "5", "relu");
   b.conv(q + "6", c_out, 1, 1, 0);
   b.batch_norm(q + "7");
-  if (stride == 1 && in.c == c_out) b.add(p + ".add");
+  if (stride == 1 && in.c == c_out) b.add(p + ".add", x);
 }
 
 }  // namespace

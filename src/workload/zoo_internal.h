@@ -28,13 +28,55 @@ struct Sizes {
 //     "_2", ... ("layer1.0.relu", "layer1.0.relu_1"), so every name in a model is unique.
 // Dropout, flatten, view/reshape/transpose and split are omitted (no work at inference).
 
-// Appends the layers of a CNN and tracks its activation, NCHW (square images: H == W).
-class CnnBuilder {
+// Appends layers to a model with their dataflow edges (Model::producers). A layer reads the
+// tail (the layer appended last; the model input before the first) unless reads() named its
+// producers for it. Derived builders add the layer shapes.
+template <class Derived>
+class ModelBuilder {
+ public:
+  explicit ModelBuilder(std::string model_name) { model_.name = std::move(model_name); }
+
+  // The layer whose output is the current activation; -1: the model input.
+  int tail() const { return tail_; }
+  void set_tail(int layer) { tail_ = layer; }
+  // The producers of the next layer appended, instead of the tail: layer indices, -1 for the
+  // model input (not listed). reads({}) makes it read the model input.
+  Derived& reads(std::vector<int> producers) {
+    next_ = std::move(producers);
+    has_next_ = true;
+    return static_cast<Derived&>(*this);
+  }
+  // Appends `l` with its producers; it becomes the tail. Returns its index.
+  int push(Layer l) {
+    std::vector<int> from;
+    for (int p : has_next_ ? next_ : std::vector<int>{tail_}) {
+      SPARSEMAP_ASSERT(p < static_cast<int>(model_.layers.size()));
+      bool seen = p < 0;
+      for (int q : from) seen = seen || q == p;
+      if (!seen) from.push_back(p);
+    }
+    has_next_ = false;
+    model_.layers.push_back(std::move(l));
+    model_.producers.push_back(std::move(from));
+    tail_ = static_cast<int>(model_.layers.size()) - 1;
+    return tail_;
+  }
+
+  Model take() { return std::move(model_); }
+
+ private:
+  Model model_;
+  int tail_ = -1;
+  std::vector<int> next_;
+  bool has_next_ = false;
+};
+
+// Appends the layers of a CNN and tracks its activation, NCHW (square images: H == W). Every
+// layer reads the tail; a residual add reads the tail and the layer named by add().
+class CnnBuilder : public ModelBuilder<CnnBuilder> {
  public:
   CnnBuilder(std::string model_name, int64_t batch, int64_t channels, int64_t image)
-      : n_(batch), c_(channels), h_(image), w_(image) {
-    model_.name = std::move(model_name);
-  }
+      : ModelBuilder(std::move(model_name)), n_(batch), c_(channels), h_(image), w_(image) {}
 
   struct Shape {
     int64_t c, h, w;
@@ -57,8 +99,9 @@ class CnnBuilder {
   void act(std::string name, std::string op) {
     push(nongemm(std::move(name), OpKind::Activation, std::move(op), nchw()));
   }
-  // Residual add of two activations of the current shape.
-  void add(std::string name) {
+  // Residual add of two activations of the current shape: the tail's and `other`'s output.
+  void add(std::string name, int other) {
+    reads({tail(), other});
     push(nongemm(std::move(name), OpKind::Elementwise, "add", nchw(), 2));
   }
   void pool(std::string name, std::string op, int64_t kernel, int64_t stride, int64_t pad = 0) {
@@ -81,29 +124,26 @@ class CnnBuilder {
     c_ = out, h_ = 1, w_ = 1, flat_ = true;
   }
 
-  Model take() { return std::move(model_); }
-
  private:
+  void push(Layer l) {
+    SPARSEMAP_ASSERT(h_ > 0 && w_ > 0);
+    ModelBuilder::push(std::move(l));
+  }
   std::vector<int64_t> nchw() const {
     if (flat_) return {n_, c_};
     return {n_, c_, h_, w_};
   }
-  void push(Layer l) {
-    SPARSEMAP_ASSERT(h_ > 0 && w_ > 0);
-    model_.layers.push_back(std::move(l));
-  }
 
-  Model model_;
   int64_t n_, c_, h_, w_;
   bool flat_ = false;
 };
 
-// Appends the layers of a transformer over `batch` sequences of `seq` tokens.
-class SeqBuilder {
+// Appends the layers of a transformer over `batch` sequences of `seq` tokens. Every layer
+// reads the tail unless reads() names its producers (ModelBuilder).
+class SeqBuilder : public ModelBuilder<SeqBuilder> {
  public:
-  SeqBuilder(std::string model_name, int64_t batch, int64_t seq) : b_(batch), l_(seq) {
-    model_.name = std::move(model_name);
-  }
+  SeqBuilder(std::string model_name, int64_t batch, int64_t seq)
+      : ModelBuilder(std::move(model_name)), b_(batch), l_(seq) {}
   int64_t batch() const { return b_; }
   int64_t seq() const { return l_; }
   int64_t tokens() const { return b_ * l_; }
@@ -147,12 +187,8 @@ class SeqBuilder {
   void context(std::string name, int64_t heads, int64_t head_dim) {
     push(batched_gemm(std::move(name), b_ * heads, l_, head_dim, l_));
   }
-  void push(Layer l) { model_.layers.push_back(std::move(l)); }
-
-  Model take() { return std::move(model_); }
 
  private:
-  Model model_;
   int64_t b_, l_;
 };
 

@@ -13,6 +13,12 @@ Layer rows_op(std::string name, OpKind kind, std::string op, int64_t batch, int6
   return nongemm(std::move(name), kind, std::move(op), {batch, width}, operands);
 }
 
+// A layer list with explicit producers (ModelBuilder).
+class Builder : public ModelBuilder<Builder> {
+ public:
+  using ModelBuilder::ModelBuilder;
+};
+
 }  // namespace
 
 // DLRM, the MLPerf training configuration on Criteo Terabyte (Naumov et al. 2019;
@@ -30,27 +36,34 @@ Model build_dlrm(const Sizes& s) {
   constexpr int64_t kDim = 128;
   constexpr int64_t kFeatures = 26 + 1;
   const int64_t n = s.batch;
-  Model m;
-  m.name = "dlrm";
-  // create_mlp: Linear, then ReLU (Sigmoid after the top MLP's last Linear), as bot_l.i.
-  auto mlp = [&](const std::string& prefix, const int64_t* sizes, int count, bool sigmoid_last) {
+  Builder m("dlrm");
+  // create_mlp: Linear, then ReLU (Sigmoid after the top MLP's last Linear), as bot_l.i. The
+  // first Linear reads `in`.
+  auto mlp = [&](const std::string& prefix, const int64_t* sizes, int count, bool sigmoid_last,
+                 std::vector<int> in) {
     int idx = 0;
+    m.reads(std::move(in));
     for (int i = 0; i + 1 < count; ++i) {
-      m.layers.push_back(fc(prefix + "." + std::to_string(idx++), n, sizes[i], sizes[i + 1]));
+      m.push(fc(prefix + "." + std::to_string(idx++), n, sizes[i], sizes[i + 1]));
       const bool last = i + 2 == count;
       const char* op = (last && sigmoid_last) ? "sigmoid" : "relu";
-      m.layers.push_back(
+      m.push(
           rows_op(prefix + "." + std::to_string(idx++), OpKind::Activation, op, n, sizes[i + 1]));
     }
   };
-  mlp("bot_l", kBottom, 4, false);
-  for (int t = 0; t < 26; ++t)
-    m.layers.push_back(embedding("emb_l." + std::to_string(t), n, kTableRows[t], kDim));
-  // interact_features: Z = bmm(T, T^T) with T = [batch, 27, 128]; the lower triangle is then
-  // gathered and concatenated with the dense vector (data movement, not built).
-  m.layers.push_back(batched_gemm("interact_features.bmm", n, kFeatures, kFeatures, kDim));
-  mlp("top_l", kTop, 6, true);
-  return m;
+  mlp("bot_l", kBottom, 4, false, {});
+  const int dense = m.tail();
+  std::vector<int> features = {dense};
+  for (int t = 0; t < 26; ++t) {
+    m.reads({}).push(embedding("emb_l." + std::to_string(t), n, kTableRows[t], kDim));
+    features.push_back(m.tail());
+  }
+  // interact_features: Z = bmm(T, T^T) with T = [batch, 27, 128] (the dense vector and the 26
+  // embeddings stacked); the lower triangle is then gathered and concatenated with the dense
+  // vector (data movement, not built): the top MLP reads both.
+  m.reads(features).push(batched_gemm("interact_features.bmm", n, kFeatures, kFeatures, kDim));
+  mlp("top_l", kTop, 6, true, {dense, m.tail()});
+  return m.take();
 }
 
 // NCF / NeuMF, the MLPerf training configuration (He et al. 2017; mlcommons/training
@@ -61,21 +74,22 @@ Model build_ncf(const Sizes& s) {
   constexpr int64_t kUsers = 138493, kItems = 26744, kFactors = 64;
   static const int64_t kMlp[] = {256, 256, 128, 64};
   const int64_t n = s.batch;
-  Model m;
-  m.name = "ncf";
-  m.layers.push_back(embedding("mf_user_embed", n, kUsers, kFactors));
-  m.layers.push_back(embedding("mf_item_embed", n, kItems, kFactors));
-  m.layers.push_back(rows_op("mul", OpKind::Elementwise, "mul", n, kFactors, 2));
-  m.layers.push_back(embedding("mlp_user_embed", n, kUsers, kMlp[0] / 2));
-  m.layers.push_back(embedding("mlp_item_embed", n, kItems, kMlp[0] / 2));
+  Builder m("ncf");
+  const int mf_user = m.reads({}).push(embedding("mf_user_embed", n, kUsers, kFactors));
+  const int mf_item = m.reads({}).push(embedding("mf_item_embed", n, kItems, kFactors));
+  const int mf =
+      m.reads({mf_user, mf_item}).push(rows_op("mul", OpKind::Elementwise, "mul", n, kFactors, 2));
+  const int mlp_user = m.reads({}).push(embedding("mlp_user_embed", n, kUsers, kMlp[0] / 2));
+  const int mlp_item = m.reads({}).push(embedding("mlp_item_embed", n, kItems, kMlp[0] / 2));
+  m.reads({mlp_user, mlp_item});  // cat([user, item])
   for (int i = 0; i + 1 < 4; ++i) {
     const std::string suffix = i == 0 ? "" : "_" + std::to_string(i);
-    m.layers.push_back(fc("mlp." + std::to_string(i), n, kMlp[i], kMlp[i + 1]));
-    m.layers.push_back(rows_op("relu" + suffix, OpKind::Activation, "relu", n, kMlp[i + 1]));
+    m.push(fc("mlp." + std::to_string(i), n, kMlp[i], kMlp[i + 1]));
+    m.push(rows_op("relu" + suffix, OpKind::Activation, "relu", n, kMlp[i + 1]));
   }
-  m.layers.push_back(fc("final", n, kMlp[3] + kFactors, 1));
-  m.layers.push_back(rows_op("sigmoid", OpKind::Activation, "sigmoid", n, 1));
-  return m;
+  m.reads({mf, m.tail()}).push(fc("final", n, kMlp[3] + kFactors, 1));  // cat([xmf, xmlp])
+  m.push(rows_op("sigmoid", OpKind::Activation, "sigmoid", n, 1));
+  return m.take();
 }
 
 }  // namespace sparsemap::workload::zoo_detail

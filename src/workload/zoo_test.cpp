@@ -6,6 +6,7 @@
 #include <cctype>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "sparsemap/error.h"
 
@@ -310,6 +311,82 @@ TEST(Zoo, EveryLayerIsWellFormed) {
       }
     }
   }
+}
+
+// The index of the layer called `name`; -2 (and a failure) when absent.
+int index_of(const Model& m, const std::string& name) {
+  for (size_t i = 0; i < m.layers.size(); ++i)
+    if (m.layers[i].name == name) return static_cast<int>(i);
+  ADD_FAILURE() << m.name << " has no layer " << name;
+  return -2;
+}
+
+std::vector<int> producers_of(const Model& m, const std::string& name) {
+  const int i = index_of(m, name);
+  return i < 0 ? std::vector<int>{} : m.producers[static_cast<size_t>(i)];
+}
+
+// Every model carries its dataflow edges: one list per layer, earlier layers only, each once;
+// every layer but the model's last is read by some layer (nothing computed is dropped).
+TEST(Zoo, EveryModelCarriesDataflowEdges) {
+  for (const ZooEntry& e : zoo_entries()) {
+    const Model m = zoo_model(e.name, small_options(e.name));
+    SCOPED_TRACE(e.name);
+    ASSERT_TRUE(m.has_dataflow());
+    std::vector<int> readers(m.layers.size(), 0);
+    for (size_t i = 0; i < m.layers.size(); ++i) {
+      std::set<int> seen;
+      for (int p : m.producers[i]) {
+        EXPECT_GE(p, 0);
+        EXPECT_LT(p, static_cast<int>(i)) << m.layers[i].name;
+        EXPECT_TRUE(seen.insert(p).second) << m.layers[i].name;
+        if (p >= 0 && p < static_cast<int>(i)) ++readers[static_cast<size_t>(p)];
+      }
+    }
+    for (size_t i = 0; i + 1 < m.layers.size(); ++i)
+      EXPECT_GT(readers[i], 0) << m.layers[i].name << " is read by no layer";
+  }
+}
+
+TEST(Zoo, ResidualBlocksReadBothBranches) {
+  const Model r = zoo_model("resnet18");
+  EXPECT_TRUE(producers_of(r, "conv1").empty());  // the image
+  EXPECT_EQ(producers_of(r, "layer1.0.conv1"), std::vector<int>{index_of(r, "maxpool")});
+  // An identity block adds the block input; a downsampling block its downsample branch, which
+  // reads the block input and comes after the main branch.
+  EXPECT_EQ(producers_of(r, "layer1.1.add"),
+            (std::vector<int>{index_of(r, "layer1.1.bn2"), index_of(r, "layer1.0.relu_1")}));
+  EXPECT_EQ(producers_of(r, "layer2.0.downsample.0"),
+            std::vector<int>{index_of(r, "layer1.1.relu_1")});
+  EXPECT_EQ(producers_of(r, "layer2.0.add"),
+            (std::vector<int>{index_of(r, "layer2.0.bn2"), index_of(r, "layer2.0.downsample.1")}));
+  EXPECT_EQ(producers_of(r, "fc"), std::vector<int>{index_of(r, "avgpool")});
+  int two = 0;
+  for (const auto& p : r.producers) two += p.size() == 2;
+  EXPECT_EQ(two, 8);  // the 8 residual adds
+  const Model mb = zoo_model("mobilenet-v2");
+  two = 0;
+  for (const auto& p : mb.producers) two += p.size() == 2;
+  EXPECT_EQ(two, 10);
+  EXPECT_EQ(
+      producers_of(mb, "features.3.add"),
+      (std::vector<int>{index_of(mb, "features.3.conv.3"), index_of(mb, "features.2.conv.3")}));
+  // Attention: the scores read Q and K, the context the probabilities and V.
+  const Model b = zoo_model("bert-base", {1, 16});
+  const std::string a = "encoder.layer.0.attention.self";
+  EXPECT_EQ(producers_of(b, a + ".matmul"),
+            (std::vector<int>{index_of(b, a + ".query"), index_of(b, a + ".key")}));
+  EXPECT_EQ(producers_of(b, a + ".matmul_1"),
+            (std::vector<int>{index_of(b, a + ".softmax"), index_of(b, a + ".value")}));
+  EXPECT_EQ(producers_of(b, a + ".key"), std::vector<int>{index_of(b, "embeddings.LayerNorm")});
+  EXPECT_EQ(producers_of(b, "encoder.layer.0.attention.output.add"),
+            (std::vector<int>{index_of(b, "encoder.layer.0.attention.output.dense"),
+                              index_of(b, "embeddings.LayerNorm")}));
+  // DLRM: the interaction reads the bottom MLP and the 26 tables.
+  const Model d = zoo_model("dlrm");
+  EXPECT_EQ(producers_of(d, "interact_features.bmm").size(), 27u);
+  EXPECT_EQ(producers_of(d, "top_l.0"),
+            (std::vector<int>{index_of(d, "bot_l.5"), index_of(d, "interact_features.bmm")}));
 }
 
 TEST(Zoo, ShapesFollowTheActivation) {

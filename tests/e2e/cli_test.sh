@@ -283,7 +283,8 @@ sched_bad "plot onto a user's file" "g.png.jobs.dat: exists and was not written 
 check "schedule plot kept the user's file" grep -qx "my notes" "$tmp/g.png.jobs.dat"
 
 # Fusion (fuse): the JSON contract, fusion beats no fusion on MobileNet-V2 at batch 64 on
-# flat-edge (DRAM traffic saved), bad flags in one line, transformers refused, the learned mapper.
+# flat-edge (DRAM traffic saved), bad flags in one line, transformers and models without dataflow
+# edges (a GAMMA .csv) refused, the learned mapper.
 run 0 fuse --model mobilenet-v2 --batch 64 --hw flat-edge --method none,dp --json "$tmp/fuse.json" &&
   for key in '"model"' '"method"' '"buffer_bytes"' '"latency_cycles"' '"energy_nj"' '"dram_bytes"' \
     '"peak_buffer_bytes"' '"meets_buffer"' '"wall_s"' '"groups"' '"layers"' '"micro_batch"'; do
@@ -297,6 +298,9 @@ sys.exit(0 if r['dp']['latency_cycles'] < r['none']['latency_cycles'] and r['dp'
 fi
 run 2 fuse --model mobilenet-v2 --method magic && check "fuse bad method" grep -q "unknown method 'magic'" "$tmp/err"
 run 2 fuse --model bert-base --method dp && check "fuse refuses transformers" grep -q "not part of a chain" "$tmp/err"
+run 2 fuse --model data/gamma/resnet18.csv &&
+  check "fuse refuses a model without dataflow edges" grep -q "carries no dataflow edges" "$tmp/err" &&
+  check "fuse no edges: one line" test "$(wc -l <"$tmp/err")" -eq 1
 run 2 fuse --model resnet18 --batch 0 && check "fuse bad batch" test "$(wc -l <"$tmp/err")" -eq 1
 # The learned mapper reads the plain weights without libtorch (any build).
 run 0 fuse --model resnet50 --batch 16 --method learned --json "$tmp/learned.json" &&

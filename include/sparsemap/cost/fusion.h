@@ -18,7 +18,7 @@ namespace sparsemap::cost {
 //                 NonGEMM ops that follow it, a pool included, are folded into it; see below)
 // NonGEMM layers (batch norm, activations, pools, residual adds) have no node: they run in the
 // epilogue of the GEMM-class layer that produces their input. A residual add becomes a second
-// input edge (a skip connection) of the layer whose output it is added to.
+// input edge (a skip connection) of the later of the two layers whose outputs it adds.
 struct FusionNode {
   workload::Layer layer;  // at the full batch
   std::vector<int> inputs;
@@ -39,15 +39,23 @@ struct FusionGraph {
 };
 
 // Builds the fusion graph of a model at batch `batch` (the model's layers must carry that
-// batch). Inference of edges from the layer list:
-//  - each GEMM-class layer reads the tensor of the GEMM-class layer before it (chain edge),
-//    except a layer named "<block>.downsample..." which reads the block's input;
-//  - a NonGEMM Elementwise "add" named "<block>.add" adds a skip edge from the block's input
-//    (or its downsample layer) to the GEMM-class layer that produced the add's other operand;
-//  - the block's input is the output of the last GEMM-class layer before the block's first
-//    layer (a layer named "<block>." ...).
-// Supported: CNN zoo models (ResNet, MobileNet-V2, VGG, MNASNet) and plain MLP chains. Throws
-// InputError for layers that make a chain wrong (BatchedGemm, Embedding, Softmax, LayerNorm).
+// batch) from its dataflow edges (workload::Model::producers), never from layer names:
+//  - each GEMM-class layer is a node; it reads the tensor of the node its producer belongs to
+//    (a chain or branch edge), or the model input when it reads no layer;
+//  - a NonGEMM layer (batch norm, activation, pool, elementwise op) has no node: it runs in the
+//    epilogue of the node that produces its input, and its output is that node's tensor;
+//  - a NonGEMM layer that reads the tensors of two or more nodes (a residual add) runs in the
+//    epilogue of the latest of them, which gains an input edge from each other one (a skip
+//    edge when not adjacent; a downsample conv comes after the main branch in the list, so the
+//    add runs after it and it reads the main branch's tensor); that edge carries the op's
+//    output elements per sample.
+// Supported: CNNs and MLP chains (the zoo's ResNet, MobileNet-V2, VGG, MNASNet, synthetic CNNs,
+// ONNX exports of such networks). Throws InputError (file "<model name>") when the model
+// carries no dataflow edges (Model::has_dataflow() false: a MAESTRO .m or GAMMA .csv model),
+// when its edges are malformed, for layers that make a chain wrong (BatchedGemm, Embedding,
+// Softmax, LayerNorm), for a GEMM-class layer that reads several nodes (a concatenation), for
+// a layer that reads the model input beside a node's tensor, and for a batch that does not
+// divide a layer's batch dimension.
 FusionGraph fusion_graph(const workload::Model& model, int64_t batch);
 
 // A fusion mapping: contiguous groups in node order and a micro-batch per node.

@@ -40,6 +40,7 @@ workload::Model chain(int variant) {
   m.layers.push_back(workload::conv2d("c3", b, 2 * c, hw, hw, 2 * c, 3, 1 + variant % 2, 1));
   m.layers.push_back(workload::conv2d("c4", b, 2 * c, (hw - 1) / (1 + variant % 2) + 1,
                                       (hw - 1) / (1 + variant % 2) + 1, c, 1));
+  m.producers = workload::chain_producers(m.layers.size());
   return m;
 }
 
@@ -77,6 +78,7 @@ TEST(FusionSearch, DpEqualsExhaustiveWithASkipConnection) {
   m.layers.push_back(
       workload::nongemm("blk.add", workload::OpKind::Elementwise, "add", {b, 8, 12, 12}, 2));
   m.layers.push_back(workload::conv2d("head", b, 8, 12, 12, 16, 1));
+  m.producers = {{}, {0}, {1}, {2, 0}, {3}};
   const cost::FusionGraph g = cost::fusion_graph(m, b);
   ASSERT_EQ(g.skip_edges(), 1);
   for (int64_t buffer : {4000, 12000, 60000}) {
@@ -173,6 +175,7 @@ TEST(FusionSearch, ResumeFromAnotherSearchNamesTheFile) {
   o.buffer_bytes = 8000;
   workload::Model shorter = chain(1);
   shorter.layers.pop_back();
+  shorter.producers.pop_back();
   const FusionCostModel other(cost::fusion_graph(shorter, 4), small_arch(), o);
   s.resume = true;
   try {

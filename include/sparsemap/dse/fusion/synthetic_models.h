@@ -1,6 +1,6 @@
 // Random CNNs for training learned fusion mappers: stems, plain convs with pools, basic and
-// bottleneck residual blocks, inverted residuals and an FC head, named like the zoo's builders
-// so that cost::fusion_graph infers their skip connections.
+// bottleneck residual blocks, inverted residuals and an FC head, with their dataflow edges
+// (Model::producers: residual adds read both branches), named like the zoo's builders.
 #pragma once
 
 #include <cstdint>
