@@ -65,28 +65,28 @@ mapping::Mapping template_mapping(Dataflow d, int64_t k_tile, int64_t c_tile, in
   return m;
 }
 
-mapping::Mapping eye_mapping(int64_t k_tile, int64_t c_tile, int64_t r_cluster) {
+mapping::Mapping eye_mapping(int64_t k_tile, int64_t c_tile, int64_t pes, int64_t filter_rows) {
   const SizeExpr kt = SizeExpr::lit(k_tile), ct = SizeExpr::lit(c_tile), one = SizeExpr::lit(1),
                  r = SizeExpr::sz(Dim::R), s = SizeExpr::sz(Dim::S);
   mapping::Mapping m;
-  m.directives = {Directive::temporal(Dim::C, ct, ct),
-                  Directive::temporal(Dim::K, kt, kt),
-                  Directive::spatial(Dim::Y, one, one, true),  // one output row per column
-                  Directive::temporal(Dim::X, s, s, true),
-                  Directive::temporal(Dim::R, r, r),
-                  Directive::temporal(Dim::S, s, s),
-                  Directive::cluster(SizeExpr::lit(std::max<int64_t>(1, r_cluster))),
-                  Directive::temporal(Dim::C, one, one),
-                  Directive::temporal(Dim::Y, one, one, true),
-                  Directive::temporal(Dim::X, one, one, true),
-                  Directive::spatial(Dim::R, one, one),  // one filter row per PE of the column
-                  Directive::temporal(Dim::S, s, s)};
+  // Level 0 (both cases): output rows side by side, one per column (or per PE).
+  m.directives = {
+      Directive::temporal(Dim::C, ct, ct),        Directive::temporal(Dim::K, kt, kt),
+      Directive::spatial(Dim::Y, one, one, true), Directive::temporal(Dim::X, s, s, true),
+      Directive::temporal(Dim::R, r, r),          Directive::temporal(Dim::S, s, s)};
+  if (pes < filter_rows) return m;  // fewer PEs than a column: each PE holds all R filter rows
+  // A column of R PEs: PE i takes input row i of the output row's window and filter row i (two
+  // coupled spatial maps: the diagonal of row stationary), partial sums summed down the column.
+  const std::vector<Directive> column = {
+      Directive::cluster(SizeExpr::lit(filter_rows)), Directive::temporal(Dim::C, one, one),
+      Directive::spatial(Dim::Y, one, one),           Directive::spatial(Dim::R, one, one),
+      Directive::temporal(Dim::X, one, one, true),    Directive::temporal(Dim::S, s, s)};
+  m.directives.insert(m.directives.end(), column.begin(), column.end());
   return m;
 }
 
 mapping::Mapping layer_mapping(const workload::Layer& layer, const LayerChoice& c) {
-  if (c.dataflow == Dataflow::Eye)
-    return eye_mapping(c.k_tile, 1, std::min(layer.dim(Dim::R), c.pes));
+  if (c.dataflow == Dataflow::Eye) return eye_mapping(c.k_tile, 1, c.pes, layer.dim(Dim::R));
   return template_mapping(c.dataflow, c.k_tile, 1, c.pes);
 }
 

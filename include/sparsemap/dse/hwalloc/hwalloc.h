@@ -40,15 +40,19 @@ mapping::Mapping template_mapping(Dataflow d, int64_t k_tile, int64_t c_tile, in
 
 // The eye (Eyeriss-like, row stationary) array as Problem prices it. Upstream's eye.m spreads
 // output rows Y' over the clusters and, inside a cluster, both Y' and X' (two spatial maps at
-// one level), which MAESTRO prices above one MAC per PE per cycle. Eyeriss instead runs a 2-D
-// array: a column of R PEs holds the R filter rows of one output row (partial sums summed down
-// the column), and several output rows run side by side. So:
+// one level), which MAESTRO prices above one MAC per PE per cycle (docs/confuciux.md). Eyeriss
+// runs a 2-D array instead: a column of R PEs holds the R filter rows of one output row (PE i
+// takes filter row i and input row i of the window; partial sums are summed down the column),
+// and several columns, i.e. output rows, run side by side. With P PEs and R filter rows:
 //   level 0: TemporalMap(CTileSz) C, TemporalMap(KTileSz) K, SpatialMap(1,1) Y',
-//            TemporalMap(Sz(S),Sz(S)) X', TemporalMap R, TemporalMap S,  Cluster(min(R, P))
-//   level 1: TemporalMap(1,1) C, TemporalMap(1,1) Y', TemporalMap(1,1) X', SpatialMap(1,1) R,
-//            TemporalMap S
-// i.e. floor(P / min(R, P)) output rows in flight, PEs used = min(R, P) x min(rows in flight, Y').
-mapping::Mapping eye_mapping(int64_t k_tile, int64_t c_tile, int64_t r_cluster);
+//            TemporalMap(Sz(S),Sz(S)) X', TemporalMap(Sz(R)) R, TemporalMap(Sz(S)) S
+//   P >= R, Cluster(R); level 1: TemporalMap(1,1) C, SpatialMap(1,1) Y, SpatialMap(1,1) R,
+//            TemporalMap(1,1) X', TemporalMap(Sz(S)) S
+//   P < R: level 0 alone (each PE holds all R filter rows of its output row).
+// Output rows in flight = floor(P / R) (P < R: P), PEs used = R x min(rows in flight, Y')
+// (P < R: min(P, Y')); the rest of the array idles. Latency falls with P until the array
+// covers Y' and never exceeds one MAC per PE per cycle.
+mapping::Mapping eye_mapping(int64_t k_tile, int64_t c_tile, int64_t pes, int64_t filter_rows);
 
 // The accelerator ConfuciuX describes to MAESTRO for a layer with `num_pes` PEs: MAGMA's flags
 // without --offchip_bw_cstr (NoC 81,920,000 words/cycle, L1 and L2 limits 819,200,000 B,
@@ -96,7 +100,7 @@ struct LayerChoice {
 using Design = std::vector<LayerChoice>;  // one per layer, in model order
 
 // The mapping Problem prices for `layer` under `c`: template_mapping(c.dataflow, c.k_tile, 1,
-// c.pes) for dla, shi and dpt; eye_mapping(c.k_tile, 1, min(R, c.pes)) for eye.
+// c.pes) for dla, shi and dpt; eye_mapping(c.k_tile, 1, c.pes, R) for eye.
 mapping::Mapping layer_mapping(const workload::Layer& layer, const LayerChoice& c);
 
 // What one layer costs under one choice.
