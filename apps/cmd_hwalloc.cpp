@@ -382,6 +382,15 @@ void run_hwalloc(const HwallocArgs& a) {
   s.budget.stall = a.stall;
   s.budget.max_designs = a.max_designs;
   s.budget.count = hw::parse_budget_count(a.budget_counts);
+  // The budget's corner designs are evaluated (and counted) before any search: a budget they
+  // already spend would run no design at all.
+  const int64_t setup =
+      s.budget.count == hw::BudgetCount::States ? problem.setup_calls() : problem.setup_lookups();
+  if (a.budget <= setup)
+    throw InputError({"<flag --budget>", 0, 0},
+                     "expected more than the " + with_commas(setup) + " " +
+                         std::string(hw::budget_count_name(s.budget.count)) +
+                         " the budget's corner designs take on this model");
   if (!a.resume.empty()) {
     s.st = hw::read_run_state(a.resume, s.sig, a.method, problem);
     std::istringstream in(s.st.rng);
