@@ -31,7 +31,7 @@ using nlohmann::json;
 struct HwallocArgs {
   std::string model, dataflow = "dla", platform = "cloud", constraint = "area",
                      objective = "latency", method = "confuciux", deployment = "pipelined",
-                     edges = "padded";
+                     edges = "padded", budget_counts = "lookups";
   double fraction = -1;
   int64_t budget = 10000;
   uint64_t seed = 1;
@@ -57,7 +57,7 @@ std::string signature(const HwallocArgs& a, double fraction) {
   s << a.model << "/" << a.dataflow << "/" << fraction << "/" << a.constraint << "/" << a.objective
     << "/" << a.method << "/" << a.deployment << "/" << a.edges << "/" << a.budget << "/" << a.seed
     << "/" << a.rl_fraction << "/" << a.episodes << "/" << a.rl_stall << "/" << a.stall << "/"
-    << a.max_designs;
+    << a.max_designs << "/" << a.budget_counts;
   return s.str();
 }
 
@@ -82,19 +82,24 @@ std::string rng_text(const hw::Rng& r) {
 
 // Convergence: best objective so far against cost-model calls, as a step line.
 void write_plot(const std::string& plot, const std::string& title, const hw::Tracker& t,
-                int64_t budget, bool energy) {
+                const hw::Budget& budget, bool energy) {
+  const bool states = budget.count == hw::BudgetCount::States;
   const std::string data = plot + ".csv";
   std::ofstream d(data);
   d << "calls,best\n";
-  for (const auto& [c, v] : t.convergence) d << c << "," << v << "\n";
-  if (!t.convergence.empty()) d << budget << "," << t.convergence.back().second << "\n";
+  for (const hw::Tracker::Point& q : t.convergence)
+    d << (states ? q.states : q.lookups) << "," << q.best << "\n";
+  if (!t.convergence.empty()) d << budget.calls << "," << t.convergence.back().best << "\n";
   d.close();
   if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
   std::ostringstream gp;
   gp << io::gnuplot_header(plot) << "set datafile separator ','\n"
      << "set title " << io::gnuplot_quote("hwalloc " + title + ": best design so far")
-     << " noenhanced\nset xlabel 'cost-model calls (distinct states)'\nset ylabel "
-     << (energy ? "'energy (nJ)'" : "'latency (cycles)'") << "\nset logscale y\nset grid\n"
+     << " noenhanced\nset xlabel "
+     << (states ? "'cost-model calls (distinct states)'"
+                : "'cost-model calls (lookups, cache hits included)'")
+     << "\nset ylabel " << (energy ? "'energy (nJ)'" : "'latency (cycles)'")
+     << "\nset logscale y\nset grid\n"
      << "plot " << io::gnuplot_quote(data)
      << " every ::1 using 1:2 with steps lw 2 title 'best so far'\n";
   io::render_gnuplot(gp.str(), plot + ".gp", data);
@@ -115,6 +120,7 @@ void check_args(const HwallocArgs& a) {
                                 {"--rl-stall", a.rl_stall},
                                 {"--stall", a.stall}})
     if (v < 0) throw InputError({std::string("<flag ") + flag + ">", 0, 0}, "expected 0 or more");
+  hw::parse_budget_count(a.budget_counts);
   check_output_path(a.json, "--json");
   check_output_path(a.plot, "--plot");
   check_output_path(a.checkpoint, "--checkpoint");
@@ -169,7 +175,7 @@ struct Session {
   void progress(const char* what, int64_t step) const {
     if (!bar) return;
     std::fprintf(stderr, "\r%s %lld  calls %lld/%lld  best %s        ", what,
-                 static_cast<long long>(step), static_cast<long long>(problem.calls()),
+                 static_cast<long long>(step), static_cast<long long>(budget.spent(problem)),
                  static_cast<long long>(a.budget),
                  st.tracker.has_best
                      ? with_commas(static_cast<int64_t>(st.tracker.best_cost.objective)).c_str()
@@ -194,14 +200,18 @@ void run_rl(Session& s, double fraction) {
   if (a.method == "confuciux")
     rl_budget.calls = std::max<int64_t>(1, static_cast<int64_t>(a.rl_fraction * double(a.budget)));
   if (st.phase == "start" || st.phase == "rl") {
+    // confuciux's RL stage hands over to the GA at its episode cap or after --rl-stall episodes
+    // without a new state or a better design; rl and a2c run to the budget (the stall rule only
+    // when counting states, where cached episodes cost nothing).
+    const bool cx = a.method == "confuciux";
+    const int64_t stall_limit = cx || rl_budget.count == hw::BudgetCount::States ? a.rl_stall : 0;
     hw::StallCounter stall;
-    while (s.problem.calls() < rl_budget.calls && st.designs < rl_budget.designs_limit() &&
-           (a.episodes <= 0 || agent.episodes() < a.episodes)) {
+    while (rl_budget.spent(s.problem) < rl_budget.calls && st.designs < rl_budget.designs_limit() &&
+           (!cx || a.episodes <= 0 || agent.episodes() < a.episodes)) {
       const bool ok = agent.episode(env, s.rng);
       ++st.designs;
-      if (ok) st.tracker.offer(env.design(), env.design_cost(), s.problem.calls());
-      rl_budget.stall = a.rl_stall;
-      if (stall.update(s.problem.calls(), st.tracker, rl_budget)) break;
+      if (ok) st.tracker.offer(env.design(), env.design_cost(), s.problem);
+      if (stall.update(s.problem.calls(), st.tracker, stall_limit)) break;
       s.progress("episode", agent.episodes());
       if (!a.checkpoint.empty() && agent.episodes() % a.checkpoint_every == 0) {
         st.policy = agent.save();
@@ -254,8 +264,19 @@ void run_baseline_method(Session& s) {
 }
 
 // The JSON; fills `t` with the best design's per-layer rows.
+// The run's counts, taken when the search ended (the report's own lookups are not the run's).
+struct Counts {
+  int64_t calls = 0, states = 0, lookups = 0;
+};
+Counts counts_of(const Session& s) {
+  return {s.budget.spent(s.problem), s.problem.calls(), s.problem.lookups()};
+}
+int64_t budgeted(const Session& s, int64_t states, int64_t lookups) {
+  return s.budget.count == hw::BudgetCount::States ? states : lookups;
+}
+
 json result_json(const Session& s, const workload::Model& model, double fraction, double wall_s,
-                 Table& t) {
+                 const Counts& n, Table& t) {
   const HwallocArgs& a = s.a;
   hw::Problem& problem = s.problem;  // layer_cost() caches
   const hw::Tracker& tr = s.st.tracker;
@@ -272,13 +293,18 @@ json result_json(const Session& s, const workload::Model& model, double fraction
                 {"fraction", fraction},
                 {"min", problem.min_constraint()},
                 {"max", problem.max_constraint()}}},
-              {"calls", problem.calls()},
+              {"budget_counts", std::string(hw::budget_count_name(s.budget.count))},
+              {"calls", n.calls},
+              {"states", n.states},
+              {"lookups", n.lookups},
               {"designs", s.st.designs},
               {"rl_episodes", s.episodes},
               {"ga_generations", s.generations},
               {"wall_s", wall_s}};
   json conv = json::array();
-  for (const auto& [c, v] : tr.convergence) conv.push_back({c, v});
+  // [calls (the budgeted count), best, distinct states, lookups]
+  for (const hw::Tracker::Point& q : tr.convergence)
+    conv.push_back({budgeted(s, q.states, q.lookups), q.best, q.states, q.lookups});
   out["convergence"] = conv;
   out["convergence_seconds"] = tr.seconds;  // this process's clock (resets on resume)
   out["best"] = nullptr;
@@ -289,7 +315,9 @@ json result_json(const Session& s, const workload::Model& model, double fraction
                    {"energy_nj", c.energy_nj},
                    {"area", c.area},
                    {"power_mw", c.power_mw},
-                   {"calls_to_best", tr.calls_to_best},
+                   {"calls_to_best", budgeted(s, tr.states_to_best, tr.lookups_to_best)},
+                   {"states_to_best", tr.states_to_best},
+                   {"lookups_to_best", tr.lookups_to_best},
                    {"seconds_to_best", tr.seconds_to_best}};
     for (size_t i = 0; i < problem.num_layers(); ++i) {
       const hw::LayerChoice& ch = tr.best[i];
@@ -310,7 +338,7 @@ json result_json(const Session& s, const workload::Model& model, double fraction
 }
 
 void print_result(const Session& s, const workload::Model& model, double fraction, double wall_s,
-                  const Table& t, bool energy) {
+                  const Counts& n, const Table& t, bool energy) {
   const HwallocArgs& a = s.a;
   const hw::Problem& problem = s.problem;
   const hw::Tracker& tr = s.st.tracker;
@@ -328,11 +356,17 @@ void print_result(const Session& s, const workload::Model& model, double fractio
         energy ? "energy" : "latency",
         energy ? fixed(c.energy_nj, 1).c_str() : with_commas(c.latency_cycles).c_str(),
         with_commas(c.latency_cycles).c_str(), c.energy_nj, a.constraint.c_str(), c.constraint,
-        100 * c.constraint / problem.budget(), with_commas(tr.calls_to_best).c_str());
+        100 * c.constraint / problem.budget(),
+        with_commas(budgeted(s, tr.states_to_best, tr.lookups_to_best)).c_str());
   }
   if (!s.note.empty()) std::printf("note: %s\n", s.note.c_str());
-  std::printf("calls %s (distinct cost-model states), designs %s, wall %.2f s\n",
-              with_commas(problem.calls()).c_str(), with_commas(s.st.designs).c_str(), wall_s);
+  std::printf(
+      "calls %s (%s; the budget counts %s): lookups %s, distinct states %s; designs %s, wall %.2f "
+      "s\n",
+      with_commas(n.calls).c_str(),
+      s.budget.count == hw::BudgetCount::States ? "distinct states" : "lookups",
+      std::string(hw::budget_count_name(s.budget.count)).c_str(), with_commas(n.lookups).c_str(),
+      with_commas(n.states).c_str(), with_commas(s.st.designs).c_str(), wall_s);
 }
 
 void run_hwalloc(const HwallocArgs& a) {
@@ -347,6 +381,16 @@ void run_hwalloc(const HwallocArgs& a) {
   s.budget.calls = a.budget;
   s.budget.stall = a.stall;
   s.budget.max_designs = a.max_designs;
+  s.budget.count = hw::parse_budget_count(a.budget_counts);
+  // The budget's corner designs are evaluated (and counted) before any search: a budget they
+  // already spend would run no design at all.
+  const int64_t setup =
+      s.budget.count == hw::BudgetCount::States ? problem.setup_calls() : problem.setup_lookups();
+  if (a.budget <= setup)
+    throw InputError({"<flag --budget>", 0, 0},
+                     "expected more than the " + with_commas(setup) + " " +
+                         std::string(hw::budget_count_name(s.budget.count)) +
+                         " the budget's corner designs take on this model");
   if (!a.resume.empty()) {
     s.st = hw::read_run_state(a.resume, s.sig, a.method, problem);
     std::istringstream in(s.st.rng);
@@ -371,15 +415,16 @@ void run_hwalloc(const HwallocArgs& a) {
 
   const bool energy = po.objective == hw::Objective::Energy;
   Table t({"layer", "dims", "dataflow", "pes", "buffer", "latency_cycles", "area"});
-  json out = result_json(s, model, fraction, wall_s, t);
+  const Counts n = counts_of(s);
+  json out = result_json(s, model, fraction, wall_s, n, t);
   if (!s.st.tracker.has_best) {
     s.note = "no feasible design found within the budget";
     out["note"] = s.note;
   }
-  if (a.json != "-") print_result(s, model, fraction, wall_s, t, energy);
+  if (a.json != "-") print_result(s, model, fraction, wall_s, n, t, energy);
   if (!a.json.empty()) write_json(out, a.json);
   if (!a.plot.empty())
-    write_plot(a.plot, model.name + " / " + a.method + " / " + a.dataflow, s.st.tracker, a.budget,
+    write_plot(a.plot, model.name + " / " + a.method + " / " + a.dataflow, s.st.tracker, s.budget,
                energy);
 }
 
@@ -406,20 +451,29 @@ void register_hwalloc(CLI::App& app) {
          "model's rule: a partial tile costs what it needs)")
       ->capture_default_str();
   sub->add_option("--method", a->method, "confuciux|rl|a2c|ga|sa|bo|random")->capture_default_str();
-  sub->add_option("--budget", a->budget, "cost-model calls (distinct states)")
+  sub->add_option("--budget", a->budget,
+                  "cost-model calls, counted as --budget-counts says (every method spends it)")
+      ->capture_default_str();
+  sub->add_option("--budget-counts", a->budget_counts,
+                  "lookups (every cost-model lookup, cache hits included: a design of L layers "
+                  "costs L)|states (distinct states only, ConfuciuX's exp_table count)")
       ->capture_default_str();
   sub->add_option("--seed", a->seed, "seed")->capture_default_str();
   sub->add_option("--rl-fraction", a->rl_fraction, "confuciux: share of the calls for RL")
       ->capture_default_str();
-  sub->add_option("--episodes", a->episodes, "RL episode cap (0: none)")->capture_default_str();
+  sub->add_option("--episodes", a->episodes,
+                  "confuciux: episode cap of its RL stage (0: none; rl and a2c run to the budget)")
+      ->capture_default_str();
   sub->add_option("--max-designs", a->max_designs,
                   "designs evaluated at most (RL episodes + GA individuals; 0: 2 x budget)")
       ->capture_default_str();
   sub->add_option("--rl-stall", a->rl_stall,
-                  "RL ends after this many episodes without a new state or a better design")
+                  "confuciux's RL stage (rl, a2c: only with --budget-counts states) ends after "
+                  "this many episodes without a new state or a better design")
       ->capture_default_str();
   sub->add_option("--stall", a->stall,
-                  "GA/baselines end after this many designs without a new state or a better one")
+                  "with --budget-counts states: GA/baselines end after this many designs without "
+                  "a new state or a better one")
       ->capture_default_str();
   sub->add_option("--checkpoint", a->checkpoint, "write the run state to FILE");
   sub->add_option("--checkpoint-every", a->checkpoint_every,

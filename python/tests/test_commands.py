@@ -118,8 +118,8 @@ def test_schedule_equals_the_cli(tmp_path):
 
 def test_hwalloc_equals_the_cli(tmp_path):
     model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
-    got = sm.hwalloc(model, method="ga", budget=60, seed=5)
-    want = cli_json(tmp_path, "hwalloc", "--model", model, "--method", "ga", "--budget", "60",
+    got = sm.hwalloc(model, method="ga", budget=600, seed=5)
+    want = cli_json(tmp_path, "hwalloc", "--model", model, "--method", "ga", "--budget", "600",
                     "--seed", "5")
     assert deterministic(got) == deterministic(want)
 

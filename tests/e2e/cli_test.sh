@@ -325,10 +325,15 @@ run 2 fuse-train --out "$tmp/f.pt" --checkpoint data/dnnfuser/fuser.bin &&
 
 # hwalloc (ConfuciuX): the JSON contract on a small GA run, a design within its budget, and a bad
 # model CSV as one located line with status 2.
-run 0 hwalloc --model tests/data/confuciux/models/resnet18.csv --method ga --budget 60 --quiet --json - &&
+# The budget counts lookups (cache hits included): 100 go to the corner designs, then 25 designs
+# of 20 layers spend the rest exactly.
+run 0 hwalloc --model tests/data/confuciux/models/resnet18.csv --method ga --budget 600 --quiet --json - &&
   check "hwalloc json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
-assert j['method']=='ga' and 60<=j['calls']<=60+len(j['layers']) and j['best']['latency_cycles']>0 and \
+assert j['method']=='ga' and j['budget_counts']=='lookups' and j['calls']==600==j['lookups'] and \
+j['designs']==25 and j['states']<j['lookups'] and j['best']['latency_cycles']>0 and \
 j['constraint']['kind']=='area' and len(j['layers'])>0 and all(c[0]<=j['calls'] for c in j['convergence'])" "$tmp/out"
+run 2 hwalloc --model tests/data/confuciux/models/resnet18.csv --method ga --budget 60 &&
+  check "hwalloc budget below the corners" grep -q "<flag --budget>: expected more than the 100 lookups" "$tmp/err"
 printf 'K,C,Y,X,R,S,T\n64,3,224,224,7,7,1\n64,x,56,56,3,3,1\n' >"$tmp/cx.csv"
 run 2 hwalloc --model "$tmp/cx.csv" --method ga --budget 10 &&
   check "hwalloc bad model csv" grep -q "cx.csv:3:4: expected a positive integer for C" "$tmp/err"

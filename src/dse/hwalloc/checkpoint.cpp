@@ -23,6 +23,7 @@ std::vector<uint8_t> encode_run_state(const std::string& signature, const RunSta
                   {"rng", s.rng},
                   {"extra", s.extra},
                   {"states", log},
+                  {"lookups", p.lookups()},
                   {"policy", json::binary(std::vector<uint8_t>(s.policy.begin(), s.policy.end()))}};
   return json::to_cbor(j);
 }
@@ -106,6 +107,11 @@ RunState decode_run_state(const std::vector<uint8_t>& bytes, const std::string& 
     }
     const auto& bin = j.at("policy").get_binary();
     s.policy.assign(bin.begin(), bin.end());
+    // The lookups the run had made (replaying and checking made their own).
+    const int64_t lookups = j.at("lookups").get<int64_t>();
+    if (lookups < p.setup_lookups() || lookups < p.calls())
+      throw InputError({file, 0, 0}, "a lookup count below the states evaluated");
+    p.set_lookups(lookups);
   } catch (const json::exception& e) {
     throw InputError({file, 0, 0}, std::string("not a hwalloc checkpoint (") + e.what() + ")");
   }

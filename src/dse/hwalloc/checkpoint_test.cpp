@@ -21,7 +21,7 @@ const char* kModel = "K,C,Y,X,R,S,T\n16,8,10,10,3,3,1\n16,8,10,10,3,3,1\n8,16,6,
 // A confuciux run's state after 3 GA generations from the minimum design.
 struct Saved {
   std::vector<uint8_t> bytes;
-  int64_t calls = 0;
+  int64_t calls = 0, lookups = 0;
   Tracker tracker;
 };
 
@@ -44,7 +44,7 @@ Saved ga_checkpoint() {
   std::ostringstream r;
   r << rng;
   st.rng = r.str();
-  return {encode_run_state("sig", st, p), p.calls(), t};
+  return {encode_run_state("sig", st, p), p.calls(), p.lookups(), t};
 }
 
 RunState decode(const std::vector<uint8_t>& bytes, const std::string& method = "confuciux") {
@@ -70,7 +70,9 @@ TEST(HwallocCheckpoint, RoundTripsAGaPhaseState) {
   const Saved s = ga_checkpoint();
   Problem p(io::parse_confuciux_csv(kModel, "m.csv"), ProblemOptions{});
   const RunState st = decode_run_state(s.bytes, "ck.bin", "sig", "confuciux", p);
-  EXPECT_EQ(p.calls(), s.calls);  // the replayed states count as the run counted them
+  EXPECT_EQ(p.calls(), s.calls);      // the replayed states count as the run counted them
+  EXPECT_EQ(p.lookups(), s.lookups);  // and the lookups are the run's, not the replay's
+  EXPECT_GT(s.lookups, s.calls);
   EXPECT_EQ(st.phase, "ga");
   ASSERT_TRUE(st.tracker.has_best);
   EXPECT_EQ(st.tracker.best, s.tracker.best);
@@ -101,6 +103,10 @@ TEST(HwallocCheckpoint, DamageIsAnInputErrorNamingTheFile) {
       s, [](json& j) { j["designs"] = -1; }, "negative design count");
   expect_refused(
       s, [](json& j) { j["rng"] = "x"; }, "random-number state");
+  expect_refused(
+      s, [](json& j) { j["lookups"] = 3; }, "lookup count below");
+  expect_refused(
+      s, [](json& j) { j.erase("lookups"); }, "not a hwalloc checkpoint");
   expect_refused(
       s, [](json& j) { j["extra"] = 3; }, "'extra' is not an object");
   expect_refused(

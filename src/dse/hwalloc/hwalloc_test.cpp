@@ -16,6 +16,7 @@
 #include "sparsemap/io/confuciux_csv.h"
 #include "sparsemap/io/dfsl.h"
 #include "sparsemap/io/util.h"
+#include "sparsemap/search/optimizer.h"
 
 namespace sparsemap::dse::hwalloc {
 namespace {
@@ -175,8 +176,12 @@ TEST(HwallocProblem, CallsCountDistinctStatesAndDeploymentAggregates) {
   Design d = {{4, 2, Dataflow::Dla}, {4, 2, Dataflow::Dla}, {2, 3, Dataflow::Dpt}};
   const DesignCost a = pipe.evaluate(d);
   EXPECT_EQ(pipe.calls(), c0 + 2);  // layers 0 and 1 share a shape and a choice
+  const int64_t lk = pipe.lookups();
+  EXPECT_EQ(pipe.setup_lookups(), 4 * 3 + 3);  // corners x 3 layers, then the minimum design
+  EXPECT_EQ(lk, pipe.setup_lookups() + 3);     // this design: 3 lookups, 2 of them new states
   pipe.evaluate(d);
   EXPECT_EQ(pipe.calls(), c0 + 2);
+  EXPECT_EQ(pipe.lookups(), lk + 3);  // cache hits count as lookups
   const LayerCost l0 = pipe.layer_cost(0, d[0]), l2 = pipe.layer_cost(2, d[2]);
   EXPECT_EQ(a.latency_cycles, 2 * l0.latency_cycles + l2.latency_cycles);
   EXPECT_DOUBLE_EQ(a.area, 2 * l0.area + l2.area);
@@ -213,26 +218,71 @@ TEST(HwallocGa, EveryDesignMeetsItsBudgetAndRunsAreDeterministic) {
   EXPECT_EQ(a, b);
 }
 
-TEST(HwallocBaselines, RandomAndSaStayWithinBudgetAndCalls) {
+// Counting lookups (the default), every baseline spends exactly the budget: alexnet's 5 layers
+// cost 25 lookups in the constructor (4 corners + the minimum design), then 55 designs of 5
+// lookups each = 300. Its schedule is sized to those 55 designs (planned_designs), and a seed
+// gives the same run twice.
+TEST(HwallocBaselines, SpendTheWholeBudgetCountingLookups) {
+  ProblemOptions o;  // cloud (0.5): uniform raw PEs meet the budget about half the time
+  for (const char* m : {"random", "sa", "ga", "bo"}) {
+    auto run = [&]() {
+      Problem p(model("alexnet"), o);
+      EXPECT_EQ(p.setup_lookups(), 25);
+      Tracker t;
+      int64_t designs = 0;
+      Budget b;
+      b.calls = 300;
+      EXPECT_EQ(planned_designs(p, m, b), 55);
+      run_baseline(p, m, 1, b, t, designs, nullptr, {}, {});
+      EXPECT_EQ(designs, 55) << m;
+      EXPECT_EQ(p.lookups(), 300) << m;
+      EXPECT_LE(p.calls(), 300) << m;
+      EXPECT_TRUE(t.has_best) << m;
+      EXPECT_LE(t.best_cost.constraint, p.budget()) << m;
+      return std::pair{t.best, p.calls()};
+    };
+    const auto a = run(), b = run();
+    EXPECT_EQ(a, b) << m;
+  }
+}
+
+// Counting distinct states: the old rules (the budget, the design cap, the stall).
+TEST(HwallocBaselines, RandomAndSaStayWithinBudgetCountingStates) {
   ProblemOptions o;
-  o.fraction = 0.1;
   for (const char* m : {"random", "sa", "ga"}) {
     Problem p(model("alexnet"), o);
     Tracker t;
     int64_t designs = 0;
     Budget b;
     b.calls = 300;
+    b.count = BudgetCount::States;
     run_baseline(p, m, 1, b, t, designs, nullptr, {}, {});
-    // Ends on the calls, the design cap (2 x calls) or a stall (no new state, no better design).
     EXPECT_LE(designs, b.designs_limit()) << m;
     if (std::string(m) == "random") {
       EXPECT_GE(p.calls(), 300);
     }
     // Stops inside a batch: only the last design's own new states (alexnet: 5 layers) overshoot.
     EXPECT_LE(p.calls(), 300 + 5) << m;
+    EXPECT_GT(p.lookups(), p.calls()) << m;
     ASSERT_TRUE(t.has_best) << m;
     EXPECT_LE(t.best_cost.constraint, p.budget()) << m;
   }
+}
+
+// Baselines decode genes to ConfuciuX's GA space: raw PEs in [1, 128], KTileSz in [1, 12].
+TEST(HwallocBaselines, GenesDecodeToRawValues) {
+  ProblemOptions o;
+  o.dataflow = "mixed";
+  const auto m =
+      io::parse_confuciux_csv("K,C,Y,X,R,S,T\n16,8,10,10,3,3,1\n1,16,10,10,3,3,2\n", "two.csv");
+  Problem p(m, o);
+  const double lo[3] = {0, 0, 0}, hi[3] = {search::kGeneMax, search::kGeneMax, search::kGeneMax},
+               mid[3] = {0.5, 0.5, 0.5}, odd[3] = {0.3, 0.99, 0.4};
+  EXPECT_EQ(choice_from_genes(p, 0, lo), (LayerChoice{1, 1, Dataflow::Dla}));
+  EXPECT_EQ(choice_from_genes(p, 0, hi), (LayerChoice{128, 12, Dataflow::Eye}));
+  EXPECT_EQ(choice_from_genes(p, 0, mid), (LayerChoice{65, 7, Dataflow::Shi}));
+  EXPECT_EQ(choice_from_genes(p, 0, odd), (LayerChoice{39, 12, Dataflow::Shi}));  // 38.4, 11.88
+  EXPECT_EQ(choice_from_genes(p, 1, hi), (LayerChoice{128, 12, Dataflow::Dpt}));  // depthwise
 }
 
 TEST(HwallocCsv, ReadsEveryModelFileAndRefusesBadInput) {

@@ -13,14 +13,25 @@ namespace sparsemap::dse::hwalloc {
 
 using nlohmann::json;
 
-bool Tracker::offer(const Design& d, const DesignCost& c, int64_t calls) {
+std::string_view budget_count_name(BudgetCount c) {
+  return c == BudgetCount::States ? "states" : "lookups";
+}
+
+BudgetCount parse_budget_count(const std::string& s, const std::string& flag) {
+  if (s == "lookups") return BudgetCount::Lookups;
+  if (s == "states") return BudgetCount::States;
+  throw InputError({"<flag " + flag + ">", 0, 0}, "expected lookups|states, got '" + s + "'");
+}
+
+bool Tracker::offer(const Design& d, const DesignCost& c, const Problem& p) {
   if (!c.feasible) return false;
   if (has_best && !(c.objective < best_cost.objective)) return false;
   best = d;
   best_cost = c;
   has_best = true;
-  calls_to_best = calls;
-  convergence.emplace_back(calls, c.objective);
+  states_to_best = p.calls();
+  lookups_to_best = p.lookups();
+  convergence.push_back({states_to_best, lookups_to_best, c.objective});
   seconds_to_best = clock ? clock() : 0.0;
   seconds.push_back(seconds_to_best);
   return true;
@@ -28,9 +39,10 @@ bool Tracker::offer(const Design& d, const DesignCost& c, int64_t calls) {
 
 json Tracker::to_json() const {
   json conv = json::array();
-  for (const auto& [calls, v] : convergence) conv.push_back({calls, v});
+  for (const Point& q : convergence) conv.push_back({q.states, q.lookups, q.best});
   json j = {{"has_best", has_best},
-            {"calls_to_best", calls_to_best},
+            {"states_to_best", states_to_best},
+            {"lookups_to_best", lookups_to_best},
             {"convergence", conv},
             {"seconds", seconds}};
   if (has_best) {
@@ -46,12 +58,13 @@ json Tracker::to_json() const {
 
 void Tracker::from_json(const json& j) {
   has_best = j.at("has_best").get<bool>();
-  calls_to_best = j.at("calls_to_best").get<int64_t>();
+  states_to_best = j.at("states_to_best").get<int64_t>();
+  lookups_to_best = j.at("lookups_to_best").get<int64_t>();
   convergence.clear();
   seconds = j.at("seconds").get<std::vector<double>>();
   if (!seconds.empty()) seconds_to_best = seconds.back();
   for (const auto& p : j.at("convergence"))
-    convergence.emplace_back(p[0].get<int64_t>(), p[1].get<double>());
+    convergence.push_back({p[0].get<int64_t>(), p[1].get<int64_t>(), p[2].get<double>()});
   best.clear();
   if (has_best) {
     for (const auto& c : j.at("best"))
@@ -160,7 +173,7 @@ bool better(const DesignCost& a, const DesignCost& b) {
 }
 
 bool out_of_budget(const Problem& p, const Budget& b, int64_t designs) {
-  return p.calls() >= b.calls || designs >= b.designs_limit();
+  return b.spent(p) >= b.calls || designs >= b.designs_limit();
 }
 
 }  // namespace
@@ -257,9 +270,9 @@ int ga_finetune(Problem& problem, const Design& seed_design, const GaFineTuneOpt
       if (idx == 0) child = parents[0];
       child.cost = problem.combine(child.costs);
       ++designs;
-      tracker.offer(child.d, child.cost, problem.calls());
+      tracker.offer(child.d, child.cost, problem);
       pop[idx] = std::move(child);
-      stalled = stall.update(problem.calls(), tracker, budget);
+      stalled = stall.update(problem.calls(), tracker, budget.stall_limit());
       if (stalled || out_of_budget(problem, budget, designs)) break;
     }
     state.generation = g + 1;
@@ -272,6 +285,30 @@ int ga_finetune(Problem& problem, const Design& seed_design, const GaFineTuneOpt
 
 // ---------------------------------------------------------------- baselines
 
+LayerChoice choice_from_genes(const Problem& problem, size_t layer, const double* g) {
+  auto raw = [](double gene, int64_t n) {
+    return std::clamp<int64_t>(static_cast<int64_t>(std::floor(gene * double(n))), 0, n - 1);
+  };
+  const auto& dfs = problem.dataflows(layer);
+  LayerChoice c;
+  c.pes = 1 + raw(g[0], kMaxPes);
+  c.k_tile = 1 + raw(g[1], kMaxKTile);
+  c.dataflow =
+      problem.actions_per_layer() > 2 ? dfs[size_t(raw(g[2], int64_t(dfs.size())))] : dfs[0];
+  return c;
+}
+
+int64_t planned_designs(const Problem& problem, const std::string& method, const Budget& b) {
+  int64_t designs = b.designs_limit();
+  if (b.count == BudgetCount::Lookups) {
+    const auto n = static_cast<int64_t>(problem.num_layers());
+    const int64_t left = std::max<int64_t>(0, b.calls - problem.setup_lookups());
+    designs = std::min(designs, std::max<int64_t>(1, (left + n - 1) / n));
+  }
+  if (method == "bo") designs = std::min<int64_t>(designs, search::kBoSampleCap);
+  return designs;
+}
+
 void run_baseline(Problem& problem, const std::string& method, uint64_t seed, const Budget& budget,
                   Tracker& tracker, int64_t& designs, const json* state,
                   const std::function<void(const json&)>& checkpoint,
@@ -279,10 +316,13 @@ void run_baseline(Problem& problem, const std::string& method, uint64_t seed, co
   const size_t n = problem.num_layers();
   const int actions = problem.actions_per_layer();
   const size_t dims = n * size_t(actions);
+  // The schedule is sized to what the budget buys (a function of the run's settings only, so a
+  // resumed run builds the same optimiser).
+  const int64_t planned = planned_designs(problem, method, budget);
   search::OptimizerOptions opts;
   opts.seed = seed;
-  opts.ga.population = 50;
-  opts.budget = std::max<int64_t>(100, 2 * budget.calls / int64_t(n));
+  opts.ga.population = static_cast<size_t>(std::clamp<int64_t>(planned / 20, 8, 50));
+  opts.budget = planned;
   Budget b = budget;
   if (method == "bo") b.max_designs = std::min<int64_t>(b.designs_limit(), search::kBoSampleCap);
   auto opt = search::make_optimizer(method, dims, opts);
@@ -294,23 +334,17 @@ void run_baseline(Problem& problem, const std::string& method, uint64_t seed, co
     const std::vector<search::Genome> xs = opt->ask(batch);
     std::vector<double> fit(xs.size(), search::kInfeasible);
     for (size_t k = 0; k < xs.size(); ++k) {
-      // Equal cost: stop inside a batch once the calls are spent (the rest stay unevaluated and
-      // are told as infeasible); a design's own new states can overshoot by at most its layers.
+      // Equal cost: stop inside a batch once the budget is spent (the rest stay unevaluated and
+      // are told as infeasible); the last design can overshoot by at most its layers.
       if (out_of_budget(problem, b, designs)) break;
       Design d(n);
-      for (size_t i = 0; i < n; ++i) {
-        auto level = [&](int a, int levels) {
-          const double g = xs[k][i * size_t(actions) + size_t(a)];
-          return std::clamp(static_cast<int>(std::floor(g * levels)), 0, levels - 1);
-        };
-        d[i] = problem.choice_from_levels(i, level(0, kLevels), level(1, kLevels),
-                                          actions > 2 ? level(2, 3) : 0);
-      }
+      for (size_t i = 0; i < n; ++i)
+        d[i] = choice_from_genes(problem, i, &xs[k][i * size_t(actions)]);
       const DesignCost c = problem.evaluate(d);
       ++designs;
-      tracker.offer(d, c, problem.calls());
+      tracker.offer(d, c, problem);
       if (c.feasible) fit[k] = c.objective;
-      stalled = stall.update(problem.calls(), tracker, b) || stalled;
+      stalled = stall.update(problem.calls(), tracker, b.stall_limit()) || stalled;
     }
     opt->tell(xs, fit);
     if (checkpoint) checkpoint(opt->save());

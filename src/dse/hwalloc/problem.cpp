@@ -51,7 +51,7 @@ mapping::Mapping template_mapping(Dataflow d, int64_t k_tile, int64_t c_tile, in
            Directive::cluster(cl),     tm(Dim::C, one, one),   tm(Dim::Y, one, one, true),
            sp(Dim::X, one, one, true), tm(Dim::R, r, r),       tm(Dim::S, s, s)};
       break;
-    case Dataflow::Eye:  // output rows across and inside clusters (row stationary)
+    case Dataflow::Eye:  // upstream's eye.m: output rows across and inside clusters, X' inside
       v = {tm(Dim::C, ct, ct),         tm(Dim::K, kt, kt),   sp(Dim::Y, cl, cl, true),
            tm(Dim::X, s, s, true),     tm(Dim::R, r, r),     tm(Dim::S, s, s),
            Directive::cluster(cl),     tm(Dim::C, one, one), sp(Dim::Y, one, one, true),
@@ -63,6 +63,31 @@ mapping::Mapping template_mapping(Dataflow d, int64_t k_tile, int64_t c_tile, in
       break;
   }
   return m;
+}
+
+mapping::Mapping eye_mapping(int64_t k_tile, int64_t c_tile, int64_t pes, int64_t filter_rows) {
+  const SizeExpr kt = SizeExpr::lit(k_tile), ct = SizeExpr::lit(c_tile), one = SizeExpr::lit(1),
+                 r = SizeExpr::sz(Dim::R), s = SizeExpr::sz(Dim::S);
+  mapping::Mapping m;
+  // Level 0 (both cases): output rows side by side, one per column (or per PE).
+  m.directives = {
+      Directive::temporal(Dim::C, ct, ct),        Directive::temporal(Dim::K, kt, kt),
+      Directive::spatial(Dim::Y, one, one, true), Directive::temporal(Dim::X, s, s, true),
+      Directive::temporal(Dim::R, r, r),          Directive::temporal(Dim::S, s, s)};
+  if (pes < filter_rows) return m;  // fewer PEs than a column: each PE holds all R filter rows
+  // A column of R PEs: PE i takes input row i of the output row's window and filter row i (two
+  // coupled spatial maps: the diagonal of row stationary), partial sums summed down the column.
+  const std::vector<Directive> column = {
+      Directive::cluster(SizeExpr::lit(filter_rows)), Directive::temporal(Dim::C, one, one),
+      Directive::spatial(Dim::Y, one, one),           Directive::spatial(Dim::R, one, one),
+      Directive::temporal(Dim::X, one, one, true),    Directive::temporal(Dim::S, s, s)};
+  m.directives.insert(m.directives.end(), column.begin(), column.end());
+  return m;
+}
+
+mapping::Mapping layer_mapping(const workload::Layer& layer, const LayerChoice& c) {
+  if (c.dataflow == Dataflow::Eye) return eye_mapping(c.k_tile, 1, c.pes, layer.dim(Dim::R));
+  return template_mapping(c.dataflow, c.k_tile, 1, c.pes);
 }
 
 arch::Arch confuciux_arch(int64_t num_pes) {
@@ -241,6 +266,8 @@ Problem::Problem(const workload::Model& model, const ProblemOptions& options)
     throw InputError({"<model " + model.name + ">", 0, 0},
                      "the cost model evaluates none of the corner designs");
   budget_ = min_ + options.fraction * (max_ - min_);
+  setup_calls_ = calls();
+  setup_lookups_ = lookups_;
 }
 
 std::array<float, 7> Problem::features(size_t i) const {
@@ -263,7 +290,7 @@ LayerChoice Problem::choice_from_levels(size_t layer, int pe_level, int buffer_l
 LayerCost Problem::compute(size_t shape, const LayerChoice& c) const {
   const workload::Layer& layer = layers_[shape];
   LayerCost out;
-  const mapping::Mapping m = template_mapping(c.dataflow, c.k_tile, 1, c.pes);
+  const mapping::Mapping m = layer_mapping(layer, c);
   const workload::Layer priced =
       options_.edges == EdgePricing::Padded ? padded_layer(layer, m) : layer;
   const cost::Cost cost = cost::evaluate(priced, confuciux_arch(c.pes), m);
@@ -284,6 +311,7 @@ LayerCost Problem::layer_cost(size_t layer, const LayerChoice& c) {
   const size_t shape = shape_of_[layer];
   const uint64_t key = (uint64_t(shape) << 24) ^ (uint64_t(c.pes) << 8) ^
                        (uint64_t(c.k_tile) << 2) ^ uint64_t(static_cast<uint8_t>(c.dataflow));
+  ++lookups_;
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   LayerCost lc = compute(shape, c);

@@ -21,7 +21,8 @@ struct RunState {
   std::string policy;    // the policy's parameters and Adam state (binary), RL phase only
 };
 
-// CBOR of `s` with the run's signature and the states `p` evaluated so far, in order.
+// CBOR of `s` with the run's signature, the states `p` evaluated so far, in order, and its
+// lookup count.
 std::vector<uint8_t> encode_run_state(const std::string& signature, const RunState& s,
                                       const Problem& p);
 // Writes encode_run_state() to `path` atomically (PATH.tmp, then rename); InputError at `path`
@@ -30,7 +31,8 @@ void write_run_state(const std::string& path, const std::string& signature, cons
                      const Problem& p);
 
 // Reads back a checkpoint of the run `signature` for `method`, replaying its states into `p`
-// (a fresh problem of the same run), so calls count as in an uninterrupted run. Checks: the
+// (a fresh problem of the same run) and restoring its lookups, so both counts are those of an
+// uninterrupted run. Checks: the
 // signature, every state belongs to `p`, the phase is one of `method`, the design count is not
 // negative, the random-number state parses, the best design is a design of `p` whose states
 // were all evaluated and whose cost is the one recorded (re-derived, not trusted), and so is

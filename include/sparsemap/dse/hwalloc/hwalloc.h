@@ -34,7 +34,25 @@ std::string_view dataflow_name(Dataflow d);  // "dla", "shi", "eye", "dpt"
 
 // The template's directives with its constants substituted: KTileSz = k_tile, CTileSz =
 // c_tile, ClusterSz = cluster (ConfuciuX sets ClusterSz to the layer's PE count, CTileSz 1).
+// These are ConfuciuX's m-files verbatim; Problem prices them for dla, shi and dpt, and
+// layer_mapping()'s row-stationary array for eye.
 mapping::Mapping template_mapping(Dataflow d, int64_t k_tile, int64_t c_tile, int64_t cluster);
+
+// The eye (Eyeriss-like, row stationary) array as Problem prices it. Upstream's eye.m spreads
+// output rows Y' over the clusters and, inside a cluster, both Y' and X' (two spatial maps at
+// one level), which MAESTRO prices above one MAC per PE per cycle (docs/confuciux.md). Eyeriss
+// runs a 2-D array instead: a column of R PEs holds the R filter rows of one output row (PE i
+// takes filter row i and input row i of the window; partial sums are summed down the column),
+// and several columns, i.e. output rows, run side by side. With P PEs and R filter rows:
+//   level 0: TemporalMap(CTileSz) C, TemporalMap(KTileSz) K, SpatialMap(1,1) Y',
+//            TemporalMap(Sz(S),Sz(S)) X', TemporalMap(Sz(R)) R, TemporalMap(Sz(S)) S
+//   P >= R, Cluster(R); level 1: TemporalMap(1,1) C, SpatialMap(1,1) Y, SpatialMap(1,1) R,
+//            TemporalMap(1,1) X', TemporalMap(Sz(S)) S
+//   P < R: level 0 alone (each PE holds all R filter rows of its output row).
+// Output rows in flight = floor(P / R) (P < R: P), PEs used = R x min(rows in flight, Y')
+// (P < R: min(P, Y')); the rest of the array idles. Latency falls with P until the array
+// covers Y' and never exceeds one MAC per PE per cycle.
+mapping::Mapping eye_mapping(int64_t k_tile, int64_t c_tile, int64_t pes, int64_t filter_rows);
 
 // The accelerator ConfuciuX describes to MAESTRO for a layer with `num_pes` PEs: MAGMA's flags
 // without --offchip_bw_cstr (NoC 81,920,000 words/cycle, L1 and L2 limits 819,200,000 B,
@@ -81,6 +99,10 @@ struct LayerChoice {
 };
 using Design = std::vector<LayerChoice>;  // one per layer, in model order
 
+// The mapping Problem prices for `layer` under `c`: template_mapping(c.dataflow, c.k_tile, 1,
+// c.pes) for dla, shi and dpt; eye_mapping(c.k_tile, 1, c.pes, R) for eye.
+mapping::Mapping layer_mapping(const workload::Layer& layer, const LayerChoice& c);
+
 // What one layer costs under one choice.
 struct LayerCost {
   bool ok = false;
@@ -113,9 +135,10 @@ struct ProblemOptions {
 };
 
 // The problem with its per-state cache. A state is (layer shape, PEs, KTileSz, dataflow):
-// layers with identical shapes share states, like ConfuciuX's exp_table. calls() counts the
-// distinct states evaluated so far: every cost-model evaluation counts once, cached or not
-// later. Not thread-safe (the cache).
+// layers with identical shapes share states, like ConfuciuX's exp_table. Two counts of the
+// cost model's use: calls() = the distinct states evaluated so far (cache misses), lookups() =
+// every layer_cost() asked, cache hits included (the workplace's sample count: a design of L
+// layers evaluated whole is L lookups). Not thread-safe (the cache).
 class Problem {
  public:
   // Keeps the GEMM-class layers of `model` (CONV, DSCONV, FC as a 1x1 CONV); throws InputError
@@ -156,6 +179,12 @@ class Problem {
   bool valid_design(const Design& d) const;
 
   int64_t calls() const { return static_cast<int64_t>(order_.size()); }
+  int64_t lookups() const { return lookups_; }
+  // The counts the constructor spent (corner designs and the minimum-design check).
+  int64_t setup_calls() const { return setup_calls_; }
+  int64_t setup_lookups() const { return setup_lookups_; }
+  // A checkpoint restores the lookups its run had made (replay() and checks add their own).
+  void set_lookups(int64_t n) { lookups_ = n; }
   // The states evaluated, in order (for checkpoints): replay() re-evaluates them so a resumed
   // run counts exactly what an uninterrupted one would.
   std::vector<std::array<int64_t, 4>> state_log() const { return order_; }
@@ -172,6 +201,7 @@ class Problem {
   std::unordered_map<uint64_t, LayerCost> cache_;
   std::vector<std::array<int64_t, 4>> order_;  // {shape, pes, k_tile, dataflow}
   double budget_ = 0, min_ = 0, max_ = 0;
+  int64_t lookups_ = 0, setup_calls_ = 0, setup_lookups_ = 0;
 };
 
 // The layer MAESTRO effectively prices under EdgePricing::Padded: each level-0 map whose offset

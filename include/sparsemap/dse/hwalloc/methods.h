@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sparsemap/dse/hwalloc/hwalloc.h"
@@ -15,49 +16,68 @@ namespace sparsemap::dse::hwalloc {
 
 using Rng = std::mt19937_64;
 
-// Best-so-far bookkeeping shared by every method: convergence points (calls, best objective)
-// are added whenever the best improves; the best design is kept in model order.
+// What a run's budget caps (--budget-counts): every cost-model lookup, cache hits included
+// (the default: the workplace's rule, a design of L layers evaluated whole costs L), or only the
+// distinct states (cache misses; ConfuciuX's exp_table count, the looser one).
+enum class BudgetCount : uint8_t { Lookups, States };
+std::string_view budget_count_name(BudgetCount c);  // "lookups", "states"
+// Parses "lookups|states"; throws InputError at `flag`.
+BudgetCount parse_budget_count(const std::string& s, const std::string& flag = "--budget-counts");
+
+// Best-so-far bookkeeping shared by every method: a convergence point (distinct states and
+// lookups when found, best objective) is added whenever the best improves; the best design is
+// kept in model order.
 struct Tracker {
+  struct Point {
+    int64_t states = 0, lookups = 0;
+    double best = 0;
+  };
   Design best;
   DesignCost best_cost;
   bool has_best = false;
-  int64_t calls_to_best = 0;
-  std::vector<std::pair<int64_t, double>> convergence;
+  int64_t states_to_best = 0, lookups_to_best = 0;
+  std::vector<Point> convergence;
   std::vector<double> seconds;    // when each convergence point was found (if clock set)
   std::function<double()> clock;  // seconds since the run started; may be empty
   double seconds_to_best = 0;
-  // Records `d` if it is feasible and better; returns true when it improved the best.
-  bool offer(const Design& d, const DesignCost& c, int64_t calls);
+  // Records `d` if it is feasible and better (with `p`'s counts); returns true when it improved.
+  bool offer(const Design& d, const DesignCost& c, const Problem& p);
   nlohmann::json to_json() const;
   void from_json(const nlohmann::json& j);
 };
 
-// Limits of a run. A run ends when the distinct states evaluated reach `calls`, or when
-// `max_designs` designs have been evaluated (RL episodes and GA individuals; cached designs cost no
-// call, so a converged search would otherwise never end). A run also ends after `stall` consecutive
-// designs that brought neither a new state nor a better best (the space of reachable states is
-// often far smaller than the call budget: 144 level pairs per distinct layer shape).
+// Limits of a run. A run ends when the count named by `count` reaches `calls`, or when
+// `max_designs` designs have been evaluated (RL episodes and GA individuals). Counting states,
+// cached designs cost nothing, so a converged search would otherwise never end: a run then
+// also ends after `stall` consecutive designs that brought neither a new state nor a better best.
+// Counting lookups every design spends budget, so the stall rule does not apply (stall_limit()).
 struct Budget {
   int64_t calls = 10000;
+  BudgetCount count = BudgetCount::Lookups;
   int64_t max_designs = 0;  // 0: 2 x calls
   int64_t stall = 2000;     // 0: never
   int64_t designs_limit() const { return max_designs > 0 ? max_designs : 2 * calls; }
+  int64_t spent(const Problem& p) const {
+    return count == BudgetCount::States ? p.calls() : p.lookups();
+  }
+  int64_t stall_limit() const { return count == BudgetCount::States ? stall : 0; }
 };
 
-// Counts designs without progress (no new call, no better best) against Budget::stall.
+// Counts designs without progress (no new distinct state, no better best) against `limit`.
 struct StallCounter {
   int64_t last_calls = -1, count = 0;
   double last_best = 0;
   bool had_best = false;
-  // Call after each design; returns true when the run should stop.
-  bool update(int64_t calls, const Tracker& t, const Budget& b) {
+  // Call after each design with the problem's distinct states; returns true when the run should
+  // stop (limit 0: never).
+  bool update(int64_t calls, const Tracker& t, int64_t limit) {
     const bool progress = calls != last_calls || t.has_best != had_best ||
                           (t.has_best && t.best_cost.objective < last_best);
     last_calls = calls;
     had_best = t.has_best;
     if (t.has_best) last_best = t.best_cost.objective;
     count = progress ? 0 : count + 1;
-    return b.stall > 0 && count >= b.stall;
+    return limit > 0 && count >= limit;
   }
 };
 
@@ -126,11 +146,20 @@ int ga_finetune(Problem& problem, const Design& seed_design, const GaFineTuneOpt
                 const Budget& budget, Rng& rng, Tracker& tracker, int64_t& designs, GaState& state,
                 const std::function<void(const GaState&)>& on_generation);
 
-// Baselines through the search engine's optimisers ("random", "ga", "sa", "bo"): genome = per
-// layer (PE level, buffer level[, dataflow]) genes in [0, 1), each decoded to floor(g levels).
-// Infeasible designs get the search engine's kInfeasible. Runs to the budget. `state`: a
-// checkpoint to continue from (or null); `checkpoint(j)` is called after each batch with the
-// state to save (may be empty).
+// Baselines through the search engine's optimisers ("random", "ga", "sa", "bo") over the space
+// ConfuciuX's GA searches: genome = per layer (PEs, KTileSz[, dataflow]) genes in [0, 1),
+// decoded to raw values PEs = 1 + floor(128 g), KTileSz = 1 + floor(12 g) (dataflow: floor(g n)
+// of the layer's n). Infeasible designs get the search engine's kInfeasible. Runs to the budget.
+// The optimiser's schedule is sized to the designs the budget buys: planned_designs() (SA's
+// cooling spans them, BO's initial sample is a quarter at most, the GA's population is
+// clamp(planned / 20, 8, 50) so it runs about 20 generations or more). `state`: a checkpoint to
+// continue from (or null); `checkpoint(j)` is called after each batch with the state to save
+// (may be empty).
+LayerChoice choice_from_genes(const Problem& problem, size_t layer, const double* genes);
+// Designs a baseline evaluates within `budget`: counting lookups, every design costs L lookups,
+// so ceil((calls - the problem's setup lookups) / L) (at least 1); counting states, the design
+// cap. BO: at most kBoSampleCap.
+int64_t planned_designs(const Problem& problem, const std::string& method, const Budget& budget);
 void run_baseline(Problem& problem, const std::string& method, uint64_t seed, const Budget& budget,
                   Tracker& tracker, int64_t& designs, const nlohmann::json* state,
                   const std::function<void(const nlohmann::json&)>& checkpoint,
