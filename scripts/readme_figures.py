@@ -89,23 +89,41 @@ def codesign_below_grid_seeds(path):
     return sum(x["below_grid_seeds"] for x in g), sum(x["cases_grid_seeds"] for x in g)
 
 
-# --- hwalloc (docs/confuciux.md, "Convergence table") ------------------------------------------
+# --- hwalloc (docs/confuciux.md, "Convergence table", at equal lookups) -------------------------
 
-HWALLOC_10K = "bench/data/hwalloc/convergence_10k.csv"
+HWALLOC_10K = "bench/data/hwalloc/convergence_lookups_10k.csv"
+
+
+def _hwalloc_runs(path):
+    """{(model, constraint): {method: [best / row best, one per seed]}} of bench/hwalloc_table.sh."""
+    with open(path) as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    out = {}
+    for r in rows:
+        k = (r["model"], r["constraint"])
+        ratio = int(r["best_latency_cycles"]) / int(r["row_best_cycles"])
+        out.setdefault(k, {}).setdefault(r["method"], []).append(ratio)
+    return out
 
 
 def hwalloc_confuciux_best_rows(path):
     """(rows where a confuciux run found the row's best design, rows)."""
-    with open(path) as f:
-        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    best, conf = {}, {}
-    for r in rows:
-        k = (r["model"], r["constraint"])
-        best[k] = int(r["row_best_cycles"])
-        if r["method"] == "confuciux":
-            c = int(r["best_latency_cycles"])
-            conf[k] = min(conf.get(k, c), c)
-    return sum(1 for k in best if conf.get(k) == best[k]), len(best)
+    runs = _hwalloc_runs(path)
+    return sum(1 for m in runs.values() if min(m.get("confuciux", [2])) == 1.0), len(runs)
+
+
+def hwalloc_excess_range(baselines):
+    """(min, max) over rows of (mean over seeds of best / row best - 1), in %, for confuciux
+    alone (baselines=False) or over every other method (baselines=True)."""
+    def f(path):
+        v = [100 * (sum(r) / len(r) - 1) for m in _hwalloc_runs(path).values()
+             for meth, r in m.items() if (meth != "confuciux") == baselines]
+        return (min(v), max(v)) if v else None
+    return f
+
+
+def pct_range(v):
+    return f"{v[0]:.1f}-{v[1]:.1f}%"
 
 
 def all_or_k_of_n(v):
@@ -136,9 +154,10 @@ FIGURES = [
            "{:.2f}x"),
     Figure("codesign_cloud_x_opt", CODESIGN_RESULTS, codesign_geomean("cloud", "x_opt"),
            "{:.1f}x"),
-    # ConfuciuX's row is being rewritten beside this change: placed after the merge.
     Figure("hwalloc_confuciux_best_rows", HWALLOC_10K, hwalloc_confuciux_best_rows,
-           all_or_k_of_n, placed=False),
+           all_or_k_of_n),
+    Figure("hwalloc_confuciux_excess", HWALLOC_10K, hwalloc_excess_range(False), pct_range),
+    Figure("hwalloc_baseline_excess", HWALLOC_10K, hwalloc_excess_range(True), pct_range),
 ]
 
 
