@@ -126,6 +126,36 @@ def pct_range(v):
     return f"{v[0]:.1f}-{v[1]:.1f}%"
 
 
+# --- DNNFuser (docs/dnnfuser.md, "held-out evaluation") ----------------------------------------
+
+DNNFUSER_GAIN = "bench/data/dnnfuser/gain_share.csv"
+
+
+def _fuser_cases(path):
+    with open(path) as f:
+        return [{k: float(r[k]) for k in ("none", "dp", "learned")}
+                for r in csv.DictReader(f)]
+
+
+def fuser_gain_kept(gaining_only):
+    """(none - learned) / (none - dp) in latency, pooled over the cases (all, or those where
+    fusion gains at least 0.5%: none > 1.005 dp), in %: scripts/fuse_eval.py --gain-share."""
+    def f(path):
+        rs = [r for r in _fuser_cases(path) if not gaining_only or r["none"] > 1.005 * r["dp"]]
+        saved_dp = sum(r["none"] - r["dp"] for r in rs)
+        return 100 * sum(r["none"] - r["learned"] for r in rs) / saved_dp if saved_dp > 0 else None
+    return f
+
+
+def fuser_gaining_cases(path):
+    return sum(1 for r in _fuser_cases(path) if r["none"] > 1.005 * r["dp"])
+
+
+def fuser_slower_than_none(path):
+    rs = _fuser_cases(path)
+    return sum(1 for r in rs if r["learned"] > r["none"]), len(rs)
+
+
 def all_or_k_of_n(v):
     k, n = v
     return f"all {n}" if k == n else f"{k} of {n}"
@@ -154,6 +184,10 @@ FIGURES = [
            "{:.2f}x"),
     Figure("codesign_cloud_x_opt", CODESIGN_RESULTS, codesign_geomean("cloud", "x_opt"),
            "{:.1f}x"),
+    Figure("dnnfuser_gain_kept", DNNFUSER_GAIN, fuser_gain_kept(False), "{:.0f}%"),
+    Figure("dnnfuser_gain_kept_gaining", DNNFUSER_GAIN, fuser_gain_kept(True), "{:.0f}%"),
+    Figure("dnnfuser_gaining_cases", DNNFUSER_GAIN, fuser_gaining_cases, "{}"),
+    Figure("dnnfuser_slower_than_none", DNNFUSER_GAIN, fuser_slower_than_none, k_of_n),
     Figure("hwalloc_confuciux_best_rows", HWALLOC_10K, hwalloc_confuciux_best_rows,
            all_or_k_of_n),
     Figure("hwalloc_confuciux_excess", HWALLOC_10K, hwalloc_excess_range(False), pct_range),

@@ -331,7 +331,8 @@ run 0 hwalloc --model tests/data/confuciux/models/resnet18.csv --method ga --bud
   check "hwalloc json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
 assert j['method']=='ga' and j['budget_counts']=='lookups' and j['calls']==600==j['lookups'] and \
 j['designs']==25 and j['states']<j['lookups'] and j['best']['latency_cycles']>0 and \
-j['constraint']['kind']=='area' and len(j['layers'])>0 and all(c[0]<=j['calls'] for c in j['convergence'])" "$tmp/out"
+j['constraint']['kind']=='area' and len(j['layers'])>0 and all(c[0]<=j['calls'] for c in j['convergence']) and \
+0<j['best']['area']<=j['constraint']['value']<j['constraint']['max']" "$tmp/out"
 run 2 hwalloc --model tests/data/confuciux/models/resnet18.csv --method ga --budget 60 &&
   check "hwalloc budget below the corners" grep -q "<flag --budget>: expected more than the 100 lookups" "$tmp/err"
 printf 'K,C,Y,X,R,S,T\n64,3,224,224,7,7,1\n64,x,56,56,3,3,1\n' >"$tmp/cx.csv"
