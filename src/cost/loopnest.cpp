@@ -87,7 +87,15 @@ class Model {
     }
     for (int k = 0; k < nd_; ++k) {
       int64_t prod = 1;
-      for (int i = 0; i < n_; ++i) prod *= temporal[i][k] * spatial[i][k];
+      bool over = false;
+      for (int i = 0; i < n_ && !over; ++i) {
+        prod *= temporal[i][k];  // factors <= 2^40 (reader), bounds <= 2^30: check each step
+        if (prod <= p_.bound(p_.dims[k])) prod *= spatial[i][k];
+        over = prod > p_.bound(p_.dims[k]);
+      }
+      if (over)
+        return "mapping: the factors of " + p_.dims[k] +
+               " multiply to more than the problem's bound " + std::to_string(p_.bound(p_.dims[k]));
       if (prod != p_.bound(p_.dims[k]))
         return "mapping: the factors of " + p_.dims[k] + " multiply to " + std::to_string(prod) +
                ", the problem's bound is " + std::to_string(p_.bound(p_.dims[k]));
@@ -234,12 +242,20 @@ double LoopNestResult::fj_per_compute(const std::string& component) const {
 LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarchy& h,
                                  const mapping::LoopNest& m, const arch::EnergyTable* ert) {
   LoopNestResult r;
-  r.macs = p.operations();
   r.compute_name = h.compute.name;
   r.compute_instances = h.compute.instances;
   Model model(p, h);
   const int n = model.n_;
   const int nds = static_cast<int>(p.data_spaces.size());
+  // Counts are int64: problems over 2^50 operations are refused rather than overflowed.
+  double ops = 1;
+  for (const auto& d : p.dims) ops *= static_cast<double>(p.bound(d));
+  if (ops > 1125899906842624.0) {
+    r.status = LoopNestStatus::kInvalidMapping;
+    r.reason = "problem: over 2^50 operations";
+    return r;
+  }
+  r.macs = p.operations();
   if (n == 0) {
     r.status = LoopNestStatus::kInvalidMapping;
     r.reason = "architecture: no storage level";

@@ -115,6 +115,17 @@ SourceLocation inside(const Reader& r, const YAML::Node& n, size_t offset) {
   return w;
 }
 
+// Bounds and coefficients are kept small enough that every footprint and count of the
+// loop-nest model fits in 64 bits.
+constexpr int64_t kMaxBound = int64_t{1} << 30;
+constexpr int64_t kMaxCoefficient = 1000000;
+
+int64_t small(const Reader& r, const YAML::Node& n, const std::string& what) {
+  const int64_t v = r.integer(n, what);
+  if (v < 0 || v > kMaxCoefficient) r.fail(n, "expected " + what + " between 0 and 1000000");
+  return v;
+}
+
 // ---- problem --------------------------------------------------------------------------------
 
 // One axis written as text: "Wstride*P + Wdilation*R", "P+R", "C".
@@ -151,6 +162,10 @@ workload::ProjectionExpr parse_axis_text(const Reader& r, const YAML::Node& n,
         t.dim = f;
         ++dims;
       } else if (!f.empty() && f[0] >= '0' && f[0] <= '9') {
+        if (f.size() > 6 || f.find_first_not_of("0123456789") != std::string::npos)
+          throw InputError(
+              inside(r, n, start),
+              "expected a coefficient of at most 6 digits, found " + quote_input(f, 20));
         t.literal *= std::atoll(f.c_str());
       } else {
         bool known = false;
@@ -196,8 +211,7 @@ workload::ProjectionTerm parse_term(const Reader& r, const YAML::Node& n,
     if (known) {
       t.coefficient = c;
     } else {
-      const int64_t v = r.integer(n[1], "a projection coefficient (a declared name or integer)");
-      t.literal = v;
+      t.literal = small(r, n[1], "a projection coefficient (a declared name or integer)");
     }
   }
   return t;
@@ -234,7 +248,7 @@ workload::Einsum parse_problem(const Reader& r, const YAML::Node& node) {
                         if (ck == "name")
                           co.name = r.scalar(cv, "a coefficient's name");
                         else if (ck == "default")
-                          co.default_value = r.integer(cv, "a coefficient's default");
+                          co.default_value = small(r, cv, "a coefficient's default");
                         else
                           r.fail(ckn, "unknown key '" + ck +
                                           "' in a coefficient: expected name or default");
@@ -291,11 +305,13 @@ workload::Einsum parse_problem(const Reader& r, const YAML::Node& node) {
            if (key == "densities") return;
            if (p.dim_index(key) >= 0) {
              p.bounds[key] = r.positive(v, "the bound of " + key);
+             if (p.bounds[key] > kMaxBound)
+               r.fail(v, "expected a bound of at most 2^30 for " + key);
              return;
            }
            for (const auto& c : p.coefficients)
              if (c.name == key) {
-               p.coefficient_values[key] = r.integer(v, "coefficient " + key);
+               p.coefficient_values[key] = small(r, v, "coefficient " + key);
                return;
              }
            r.fail(kn, "unknown key '" + key +

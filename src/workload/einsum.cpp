@@ -1,6 +1,8 @@
 // Einsum: look-ups over the problem's dimensions, data spaces and coefficients.
 #include "sparsemap/workload/einsum.h"
 
+#include <cstdint>
+
 namespace sparsemap::workload {
 
 int Einsum::dim_index(const std::string& dim) const {
@@ -31,7 +33,11 @@ int64_t Einsum::coefficient(const ProjectionTerm& t) const {
 
 int64_t Einsum::operations() const {
   int64_t n = 1;
-  for (const auto& d : dims) n *= bound(d);
+  for (const auto& d : dims) {
+    const int64_t b = bound(d);
+    if (b > 0 && n > INT64_MAX / b) return INT64_MAX;  // saturates rather than overflows
+    n *= b;
+  }
   return n;
 }
 

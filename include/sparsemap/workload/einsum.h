@@ -65,7 +65,8 @@ struct Einsum {
   // Value of a term's coefficient: the instance's value, else the shape's default, else the
   // literal.
   int64_t coefficient(const ProjectionTerm& t) const;
-  // Product of all bounds: the number of multiply-accumulates (operations).
+  // Product of all bounds: the number of multiply-accumulates (operations); INT64_MAX when it
+  // would overflow.
   int64_t operations() const;
 };
 
