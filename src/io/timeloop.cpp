@@ -548,6 +548,7 @@ TimeloopInputs parse_impl(const std::string& raw, const std::string& file, PartL
       part = "ART";
     }
     if (!part.empty() && locs) locs->where[part] = r.where(kv.first);
+    if (!part.empty()) in.sources[part] = file;
   }
   if (given(arch_node)) in.arch = timeloop_detail::parse_architecture(r, arch_node, constraints);
   if (!in.problem && !in.arch && !in.mapping && !in.ert && !in.art)
@@ -620,6 +621,7 @@ TimeloopInputs read_timeloop_files(const std::vector<std::string>& paths) {
                                                "): expected each part once across the files");
       dst = std::move(src);
       from[part] = path;
+      all.sources[part] = path;
     };
     merge(all.problem, in.problem, "problem");
     merge(all.arch, in.arch, "architecture");

@@ -2,6 +2,7 @@
 // flattened parsed-processed-input form, v0.3 keys too), mapping, ERT and ART.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct TimeloopInputs {
   std::optional<mapping::LoopNest> mapping;
   std::optional<arch::EnergyTable> ert;
   std::optional<arch::AreaTable> art;
+  // Part ("problem", "architecture", "mapping", "ERT", "ART") -> the file it came from.
+  std::map<std::string, std::string> sources;
 };
 
 // Parses one YAML document (`file` labels errors). Top-level keys read: problem, architecture
