@@ -383,7 +383,8 @@ LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarch
       lv.energy_pj += d.energy_pj;
       lv.dataspaces.push_back(d);
     }
-    lv.leak_energy_pj = e_leak * static_cast<double>(r.cycles) * static_cast<double>(s.instances);
+    lv.leak_energy_pj =
+        e_leak * static_cast<double>(r.cycles) * static_cast<double>(lv.utilized_instances);
     lv.energy_pj += lv.leak_energy_pj;
     r.energy_pj += lv.energy_pj;
     r.levels.push_back(lv);

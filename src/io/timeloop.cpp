@@ -314,10 +314,8 @@ workload::Einsum parse_problem(const Reader& r, const YAML::Node& node) {
                p.coefficient_values[key] = small(r, v, "coefficient " + key);
                return;
              }
-           r.fail(kn, "unknown key '" + key +
-                          "' in the instance: expected a dimension or "
-                          "coefficient of " +
-                          p.name);
+           // Other keys (H, W, Hpad, ... as timeloopfe writes them) are Timeloop's to ignore.
+           r.scalar(v, key);
          });
   for (const auto& d : p.dims)
     if (!p.bounds.count(d))
@@ -538,8 +536,11 @@ TimeloopInputs parse_impl(const std::string& raw, const std::string& file, PartL
     } else if (key == "architecture_constraints") {
       constraints = v;
     } else if (key == "mapping") {
-      in.mapping = parse_mapping(r, v);
-      part = "mapping";
+      // timeloop-mapper's processed input writes `mapping: []`: no mapping, not an empty one.
+      if (!(v.IsSequence() && v.size() == 0) && !v.IsNull()) {
+        in.mapping = parse_mapping(r, v);
+        part = "mapping";
+      }
     } else if (key == "ERT") {
       in.ert = parse_ert(r, v);
       part = "ERT";
@@ -579,11 +580,19 @@ std::vector<mapping::LoopFactor> parse_timeloop_factors(const std::string& s,
                                     quote_input(s.substr(i, 1)));
     mapping::LoopFactor f;
     f.dim = s.substr(b, i - b);
-    if (i >= s.size() || s[i] != '=')
-      throw InputError(here(i), "expected '=' after " + quote_input(f.dim, 20) +
-                                    " in factors (as in \"R=3 P=16\")");
-    ++i;
-    const size_t nb = i;
+    size_t nb = i;
+    if (i < s.size() && s[i] == '=') {
+      nb = ++i;
+    } else {
+      // timeloop-mapper's form "C1 M16": the trailing digits are the factor.
+      size_t d = i;
+      while (d > b && s[d - 1] >= '0' && s[d - 1] <= '9') --d;
+      if (d == b || d == i)
+        throw InputError(here(i), "expected '=' after " + quote_input(f.dim, 20) +
+                                      " in factors (as in \"R=3 P=16\" or \"R3 P16\")");
+      f.dim = s.substr(b, d - b);
+      nb = i = d;
+    }
     int64_t v = 0;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
       if (v > (int64_t{1} << 40))

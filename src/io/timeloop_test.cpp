@@ -288,6 +288,25 @@ TEST(TimeloopFiles, MergesAndRefusesAPartGivenTwice) {
                 "arch/2level.arch.yaml): expected each part once across the files");
 }
 
+TEST(TimeloopFiles, MapperProcessedInputHasNoMappingAndExtraInstanceKeys) {
+  SPARSEMAP_TEST_DATA(dir, "timeloop");
+  // timeloop-mapper's processed input: `mapping: []` and instance keys H, W, Hpad, ... that are
+  // neither dimensions nor coefficients (Timeloop ignores them, so do we).
+  const std::string d = ex("example_designs/simple_weight_stationary/");
+  const auto in =
+      read_timeloop_files({d + "parsed-processed-input.yaml", d + "timeloop-mapper.map.yaml"});
+  ASSERT_TRUE(in.problem && in.arch && in.mapping);
+  EXPECT_EQ(in.sources.at("mapping"), d + "timeloop-mapper.map.yaml");
+  EXPECT_EQ(in.sources.at("problem"), d + "parsed-processed-input.yaml");
+  EXPECT_EQ(in.problem->bounds.size(), 7u);
+  EXPECT_EQ(in.problem->bounds.at("P"), 112);
+  EXPECT_EQ(in.problem->coefficient_values.at("Hstride"), 2);
+  EXPECT_EQ(in.mapping->directives[0].kind, mapping::DirectiveKind::kDataspace);  // "datatype"
+  EXPECT_EQ(in.mapping->directives[9].factors,
+            (std::vector<mapping::LoopFactor>{
+                {"C", 1}, {"M", 1}, {"R", 1}, {"S", 1}, {"N", 1}, {"P", 28}, {"Q", 4}}));
+}
+
 TEST(TimeloopErrors, JinjaIsRefused) {
   EXPECT_EQ(parse_error("problem:\n  instance:\n    C: {{C}}\n"),
             "in.yaml:3:8: this file holds Jinja templating ('{{', '{%' or '{#'); render it first "
@@ -308,7 +327,8 @@ TEST(TimeloopErrors, MalformedInputsSayWhereAndWhat) {
             "or ART is a top-level key here");
   // Mapping: factors, types, keys.
   EXPECT_EQ(parse_error("mapping:\n- target: Buf\n  type: temporal\n  factors: R=3 P\n"),
-            "in.yaml:4:17: expected '=' after 'P' in factors (as in \"R=3 P=16\")");
+            "in.yaml:4:17: expected '=' after 'P' in factors (as in \"R=3 P=16\" or \"R3 "
+            "P16\")");
   EXPECT_EQ(parse_error("mapping:\n- target: Buf\n  type: temporal\n  factors: \"R=3 P=0\"\n"),
             "in.yaml:4:19: expected a positive integer factor for P");
   EXPECT_EQ(parse_error("mapping:\n- target: Buf\n  type: temporl\n"),
@@ -364,6 +384,11 @@ TEST(TimeloopErrors, FactorStrings) {
             (std::vector<mapping::LoopFactor>{{"R", 3}, {"P", 16}}));
   EXPECT_EQ(parse_timeloop_factors("R=3,P=16", at),
             (std::vector<mapping::LoopFactor>{{"R", 3}, {"P", 16}}));
+  // timeloop-mapper writes "C1 M16 R3" (names end before their trailing digits).
+  EXPECT_EQ(parse_timeloop_factors("C1 M16 R3 Q2x4", at),
+            (std::vector<mapping::LoopFactor>{{"C", 1}, {"M", 16}, {"R", 3}, {"Q2x", 4}}));
+  EXPECT_EQ(error_of([&] { parse_timeloop_factors("R=3 P", at); }),
+            "m.yaml:4:17: expected '=' after 'P' in factors (as in \"R=3 P=16\" or \"R3 P16\")");
   EXPECT_EQ(error_of([&] { parse_timeloop_factors("R=3 R=1", at); }),
             "m.yaml:4:16: duplicate factor for R");
   EXPECT_EQ(error_of([&] { parse_timeloop_factors("R=3x", at); }),

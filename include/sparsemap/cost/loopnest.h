@@ -111,8 +111,8 @@ struct LoopNestResult {
 //   utilization    = macs / (cycles x compute instances).
 //   energy_i [pJ]  = utilized_i x sum over kept ds of (ceil(reads / block) x E_read +
 //                    ceil(fills / block) x E_write + ceil(updates / block) x E_update)
-//                    + E_leak x cycles x instances_i, with E_action from the ERT (pJ per vector
-//                    access of block_size words);
+//                    + E_leak x cycles x utilized_i (unused instances are power-gated), with
+//                    E_action from the ERT (pJ per vector access of block_size words);
 //   compute energy = macs x E_compute.
 LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarchy& h,
                                  const mapping::LoopNest& m, const arch::EnergyTable* ert);

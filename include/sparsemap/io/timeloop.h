@@ -48,7 +48,8 @@ TimeloopInputs parse_timeloop_yaml(const std::string& text, const std::string& f
 // InputError at the second one.
 TimeloopInputs read_timeloop_files(const std::vector<std::string>& paths);
 
-// Factors as Timeloop writes them: "R=3 P=16", "R=3,P=16" (names are letters, digits, _).
+// Factors as Timeloop writes them: "R=3 P=16", "R=3,P=16", or timeloop-mapper's "R3 P16" (a
+// name without "=" ends before its trailing digits; names are letters, digits, _).
 // Throws InputError at `where` (column advanced to the offending character when known).
 std::vector<mapping::LoopFactor> parse_timeloop_factors(const std::string& text,
                                                         const SourceLocation& where);
