@@ -176,7 +176,12 @@ class Model {
       }
       overlap *= std::max<int64_t>(0, len - shift);
     }
-    const int64_t delta = tile - overlap;
+    // Sliding-window reuse only between back-to-back iterations of j: when a loop iterates
+    // inside j (above the child), each step of j brings a whole new tile.
+    bool inner = false;
+    for (int g = j + 1; g < static_cast<int>(loops_.size()); ++g)
+      inner |= loops_[g].level < c && !loops_[g].spatial;
+    const int64_t delta = inner ? tile : tile - overlap;
     return sweeps * (tile + (loops_[j].bound - 1) * delta);
   }
 

@@ -92,9 +92,11 @@ struct LoopNestResult {
 //                    max(0, len_axis - shift_axis), len_axis = sum coef * (ext[dim] - 1) + 1,
 //                    shift_axis = sum over terms on j's dimension of coef * stride_j:
 //                      R = S x (F(ext) + (bound_j - 1) x delta_j)
+//                    but delta_j = F(ext) when a temporal loop above c iterates inside j
 //                    (a tile stays while only irrelevant loops iterate inside it; a sliding
-//                    window reuses its overlap within one sweep of j; each sweep of j starts
-//                    with a full tile, as in Timeloop's reference outputs).
+//                    window reuses its overlap only between back-to-back steps of j, within one
+//                    sweep; each sweep of j starts with a full tile, as in Timeloop's reference
+//                    outputs).
 //   D(c, ext)      = F(ext x the temporal bounds above c, ds): the distinct words a child sees.
 //   ext_v          = ext_c x the spatial bounds of levels p..c-1 (the union of the children of
 //                    one parent instance p: multicast for a data space a fan-out loop does not
