@@ -192,12 +192,13 @@ class Model {
     return footprint(ds, e);
   }
 
-  // ext_c x the spatial bounds of levels p..c-1.
-  std::vector<int64_t> union_ext(int p, int c) const {
-    std::vector<int64_t> e = ext(c);
+  // Distinct copies a parent at level p serves per child word: the product of the spatial
+  // bounds of levels p..c-1 on dimensions relevant to ds (multicast for the others).
+  int64_t copies(int p, int c, int ds) const {
+    int64_t n = 1;
     for (const auto& l : loops_)
-      if (l.spatial && l.level >= p && l.level < c) e[l.dim] *= l.bound;
-    return e;
+      if (l.spatial && l.level >= p && l.level < c && relevant(ds, l.dim)) n *= l.bound;
+    return n;
   }
 
   int64_t utilized(int level) const {
@@ -298,20 +299,14 @@ LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarch
     for (size_t k = 0; k < keepers.size(); ++k) {
       const int par = keepers[k];
       const int child = k + 1 < keepers.size() ? keepers[k + 1] : n;
-      const auto ev = model.union_ext(par, child);
-      const int64_t rv = model.received(ds, child, ev);
+      const auto ec = model.ext(child);
+      const int64_t rc = model.received(ds, child, ec);
+      const int64_t dc = rw ? model.distinct(ds, child, ec) : 0;
+      const int64_t copies = model.copies(par, child, ds);
       auto& pc = counts[par][ds];
-      if (rw) {
-        pc.reads += rv - model.distinct(ds, child, ev);
-        pc.updates += rv;
-      } else {
-        pc.reads += rv;
-      }
-      if (child < n) {
-        const auto ec = model.ext(child);
-        const int64_t rc = model.received(ds, child, ec);
-        counts[child][ds].fills += rw ? rc - model.distinct(ds, child, ec) : rc;
-      }
+      pc.reads += (rc - dc) * copies;
+      if (rw) pc.updates += rc * copies;
+      if (child < n) counts[child][ds].fills += rc - dc;
     }
   }
 

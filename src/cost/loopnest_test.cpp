@@ -313,14 +313,12 @@ TEST(LoopNest, SimpleOutputStationaryMapperResult) {
                  "simple_output_stationary");
 }
 
-// Not reproduced yet: eyeriss_like's shared_glb Inputs reads (to the ifmap_spads across a
-// fan-out over Q (X) and C, S (Y): a strided sum whose union over the PEs is not a box). The
-// spads, DRAM and every other row are exact.
+// Strided convolution whose Inputs fan out over Q (X) and C, S (Y) to the ifmap spads: the
+// shared_glb serves each spad its own tile; overlapping windows of neighbouring PEs are not
+// multicast (only fan-out loops the data space does not index are).
 TEST(LoopNest, EyerissLikeMapperResult) {
   SPARSEMAP_TEST_DATA(dir, "timeloop");
-  expect_matches(run_design("eyeriss_like"), design_stats("eyeriss_like"), "eyeriss_like",
-                 {{"shared_glb", "Inputs", 0, 911232}},
-                 {{"shared_glb", 282.25}, {"Total", 5376.63}});
+  expect_matches(run_design("eyeriss_like"), design_stats("eyeriss_like"), "eyeriss_like");
 }
 
 TEST(LoopNest, InvalidMappingsAndCapacityAreValues) {

@@ -98,13 +98,15 @@ struct LoopNestResult {
 //                    sweep; each sweep of j starts with a full tile, as in Timeloop's reference
 //                    outputs).
 //   D(c, ext)      = F(ext x the temporal bounds above c, ds): the distinct words a child sees.
-//   ext_v          = ext_c x the spatial bounds of levels p..c-1 (the union of the children of
-//                    one parent instance p: multicast for a data space a fan-out loop does not
-//                    index, spatial reduction for an output).
+//   copies(p,c)    = product of the bounds of the spatial loops of levels p..c-1 whose
+//                    dimension ds indexes (a fan-out loop ds does not index multicasts, or for
+//                    an output reduces spatially; windows of neighbouring children that merely
+//                    overlap are served separately, as Timeloop does).
 //   For each data space, each keeper p and its next inner keeper c (or the compute units):
-//     read-only:   reads_p += R(c, ext_v);             fills_c += R(c, ext_c)
-//     read_write:  reads_p += R(c, ext_v) - D(c, ext_v);  updates_p += R(c, ext_v);
-//                  fills_c += R(c, ext_c) - D(c, ext_c)   (a first touch reads nothing)
+//     read-only:   fills_c += R(c, ext_c);          reads_p += R(c, ext_c) x copies(p,c)
+//     read_write:  fills_c += R(c, ext_c) - D(c, ext_c)   (a first touch reads nothing);
+//                  reads_p += (R(c, ext_c) - D(c, ext_c)) x copies(p,c);
+//                  updates_p += R(c, ext_c) x copies(p,c)
 //   utilized_i     = product of the spatial bounds of levels < i.
 //   compute_cycles = prod of all temporal bounds (operations per compute unit).
 //   cycles_i       = ceil(max(reads / read_bandwidth, (fills + updates) / write_bandwidth,
