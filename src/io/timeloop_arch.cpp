@@ -226,6 +226,8 @@ struct TagWalk {
         container(n);
       } else if (tag == "!Component") {
         component(n);
+      } else if (tag == "!Nothing") {
+        // A placeholder (it may carry constraints for the mapper); no level.
       } else if (tag == "!Parallel" || tag == "!Hierarchical") {
         r.each(n, "a " + tag + " (nodes)",
                [&](const std::string& k, const YAML::Node& kn, const YAML::Node& v) {
@@ -235,9 +237,10 @@ struct TagWalk {
                    r.fail(kn, "unknown key '" + k + "' in " + tag + ": expected nodes");
                });
       } else {
-        r.fail(n,
-               "expected a node tagged !Container, !Component, !Parallel or !Hierarchical" +
-                   std::string(tag.empty() || tag == "?" ? "" : ", found " + quote_input(tag, 30)));
+        r.fail(
+            n,
+            "expected a node tagged !Container, !Component, !Parallel, !Hierarchical or !Nothing" +
+                std::string(tag.empty() || tag == "?" ? "" : ", found " + quote_input(tag, 30)));
       }
     });
   }

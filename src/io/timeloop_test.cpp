@@ -359,8 +359,8 @@ TEST(TimeloopErrors, MalformedInputsSayWhereAndWhat) {
       "in.yaml:8:19: expected true or false for read_write, found 'maybe'");
   // Architecture.
   EXPECT_EQ(parse_error("architecture:\n  nodes:\n  - !Box\n    name: x\n"),
-            "in.yaml:3:5: expected a node tagged !Container, !Component, !Parallel or "
-            "!Hierarchical, found '!Box'");
+            "in.yaml:3:5: expected a node tagged !Container, !Component, !Parallel, "
+            "!Hierarchical or !Nothing, found '!Box'");
   EXPECT_EQ(parse_error("architecture:\n  nodes:\n  - !Component\n    name: x\n    class: SRAM\n"
                         "    attributes: {depth: lots}\n  - !Component {name: m, class: intmac}\n"),
             "in.yaml:6:25: expected a number for depth of x, found 'lots'");
@@ -395,6 +395,39 @@ TEST(TimeloopErrors, FactorStrings) {
             "m.yaml:4:15: expected a space or ',' after the factor of R, found 'x'");
   EXPECT_EQ(error_of([&] { parse_timeloop_factors("=3", at); }),
             "m.yaml:4:12: expected a factor DIM=N (as in \"R=3 P=16\"), found '='");
+}
+
+}  // namespace
+}  // namespace sparsemap::io
+
+namespace sparsemap::io {
+namespace {
+
+// The example designs' own v0.4 tag-form arch.yaml against the flattened architecture that
+// timeloop-mapper read (its processed input): the same levels, in the same order, with the same
+// instances and dummies.
+TEST(TimeloopArch, TagFormMatchesTheProcessedFormOfTheExampleDesigns) {
+  SPARSEMAP_TEST_DATA(dir, "timeloop");
+  for (const char* design :
+       {"simple_weight_stationary", "simple_output_stationary", "eyeriss_like", "simba_like"}) {
+    SCOPED_TRACE(design);
+    const std::string d = ex(std::string("example_designs/") + design + "/");
+    const auto tag = *read_timeloop_files({d + "arch.yaml"}).arch;
+    const auto flat = *read_timeloop_files({d + "parsed-processed-input.yaml"}).arch;
+    std::string a, b;
+    for (const auto& s : tag.storage)
+      a += s.name + "[" + std::to_string(s.instances) + (s.dummy ? "d" : "") + "] ";
+    for (const auto& s : flat.storage)
+      b += s.name + "[" + std::to_string(s.instances) + (s.dummy ? "d" : "") + "] ";
+    a += tag.compute.name + "[" + std::to_string(tag.compute.instances) + "]";
+    b += flat.compute.name + "[" + std::to_string(flat.compute.instances) + "]";
+    EXPECT_EQ(a, b);
+    for (size_t i = 0; i < std::min(tag.storage.size(), flat.storage.size()); ++i) {
+      EXPECT_EQ(tag.storage[i].capacity_words(), flat.storage[i].capacity_words())
+          << tag.storage[i].name;
+      EXPECT_EQ(tag.storage[i].block_size, flat.storage[i].block_size) << tag.storage[i].name;
+    }
+  }
 }
 
 }  // namespace
