@@ -368,6 +368,9 @@ LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarch
     const double e_read = action(c, "read", nullptr), e_write = action(c, "write", nullptr),
                  e_update = action(c, "update", "write"), e_leak = action(c, "leak", nullptr);
     const auto e = model.ext(i);
+    // One access serves a cluster; the utilized instances are taken as spread over every cluster.
+    const int64_t clusters =
+        std::min(lv.utilized_instances, std::max<int64_t>(1, s.instances / s.cluster_size));
     for (int ds = 0; ds < nds; ++ds) {
       if (!model.keep_[i][ds]) continue;
       LoopNestDataspace d;
@@ -376,10 +379,9 @@ LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarch
       d.reads = counts[i][ds].reads;
       d.fills = counts[i][ds].fills;
       d.updates = counts[i][ds].updates;
-      d.energy_pj =
-          static_cast<double>(lv.utilized_instances) *
-          (ceil_div(d.reads, s.block_size) * e_read + ceil_div(d.fills, s.block_size) * e_write +
-           ceil_div(d.updates, s.block_size) * e_update);
+      d.energy_pj = static_cast<double>(clusters) * (ceil_div(d.reads, s.block_size) * e_read +
+                                                     ceil_div(d.fills, s.block_size) * e_write +
+                                                     ceil_div(d.updates, s.block_size) * e_update);
       lv.energy_pj += d.energy_pj;
       lv.dataspaces.push_back(d);
     }

@@ -297,12 +297,11 @@ TEST(LoopNest, SimpleWeightStationaryMapperResult) {
                  "simple_weight_stationary");
 }
 
-// Every count exact. PEWeightRegs (cluster_size 64, width 512, datawidth 8: Timeloop reports a
-// block of 1 word and prices an access at about 1/12 of the ERT's read) is not understood yet.
+// PEWeightRegs has cluster_size 64: a block of 512 / 8 / 64 = 1 word, and energy priced per
+// utilized cluster, min(48 utilized, 256 / 64) = 4.
 TEST(LoopNest, SimbaLikeMapperResult) {
   SPARSEMAP_TEST_DATA(dir, "timeloop");
-  expect_matches(run_design("simba_like"), design_stats("simba_like"), "simba_like", {},
-                 {{"PEWeightRegs", 4.41}});
+  expect_matches(run_design("simba_like"), design_stats("simba_like"), "simba_like");
 }
 
 // Strided convolution (Hstride = Wstride = 2): the Inputs' sliding window along Q is not reused

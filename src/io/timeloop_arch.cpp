@@ -382,9 +382,10 @@ arch::Hierarchy finish(const Reader& r, arch::Hierarchy h, std::vector<Component
     s.depth = attr_int(r, c, "depth", attr_int(r, c, "entries", 0));
     s.width_bits = attr_int(r, c, "width", attr_int(r, c, "memory_width", 0));
     s.datawidth_bits = attr_int(r, c, "datawidth", attr_int(r, c, "word_bits", 0));
+    s.cluster_size = std::max<int64_t>(1, attr_int(r, c, "cluster_size", 1));
     int64_t block = 1;
     if (s.width_bits > 0 && s.datawidth_bits > 0)
-      block = std::max<int64_t>(1, s.width_bits / s.datawidth_bits);
+      block = std::max<int64_t>(1, s.width_bits / s.datawidth_bits / s.cluster_size);
     s.block_size = attr_int(r, c, "block_size", block);
     if (s.block_size < 1) s.block_size = 1;
     s.read_bandwidth = attr_double(r, c, "read_bandwidth", 0);

@@ -422,6 +422,12 @@ TEST(TimeloopArch, TagFormMatchesTheProcessedFormOfTheExampleDesigns) {
     a += tag.compute.name + "[" + std::to_string(tag.compute.instances) + "]";
     b += flat.compute.name + "[" + std::to_string(flat.compute.instances) + "]";
     EXPECT_EQ(a, b);
+    if (std::string(design) == "simba_like") {  // cluster_size 64: 512 / 8 / 64 = 1 word a block
+      const auto& regs = flat.storage[flat.find("PEWeightRegs")];
+      EXPECT_EQ(regs.cluster_size, 64);
+      EXPECT_EQ(regs.block_size, 1);
+      EXPECT_EQ(regs.capacity_words(), 1);
+    }
     for (size_t i = 0; i < std::min(tag.storage.size(), flat.storage.size()); ++i) {
       EXPECT_EQ(tag.storage[i].capacity_words(), flat.storage[i].capacity_words())
           << tag.storage[i].name;

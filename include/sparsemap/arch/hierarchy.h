@@ -34,10 +34,11 @@ struct StorageLevel {
   int64_t depth = 0;               // rows (blocks) per instance; 0: unbounded (DRAM)
   int64_t width_bits = 0;          // bits per row
   int64_t datawidth_bits = 0;      // bits per word
-  int64_t block_size = 1;          // words per row, the unit of one access (width / datawidth)
-  double read_bandwidth = 0;       // words/cycle per instance; 0: unlimited
-  double write_bandwidth = 0;      // words/cycle per instance; 0: unlimited
-  double shared_bandwidth = 0;     // words/cycle per instance, reads and writes together; 0: none
+  int64_t block_size = 1;          // words per access: width / (datawidth x cluster_size)
+  int64_t cluster_size = 1;     // instances sharing one physical row (one access serves them all)
+  double read_bandwidth = 0;    // words/cycle per instance; 0: unlimited
+  double write_bandwidth = 0;   // words/cycle per instance; 0: unlimited
+  double shared_bandwidth = 0;  // words/cycle per instance, reads and writes together; 0: none
   double multiple_buffering = 1;
   bool dummy = false;  // a placeholder for a spatial fan-out (Timeloop's dummy_storage)
   LevelConstraints constraints;
@@ -50,10 +51,10 @@ struct StorageLevel {
     return name == o.name && component_class == o.component_class && instances == o.instances &&
            mesh_x == o.mesh_x && mesh_y == o.mesh_y && depth == o.depth &&
            width_bits == o.width_bits && datawidth_bits == o.datawidth_bits &&
-           block_size == o.block_size && read_bandwidth == o.read_bandwidth &&
-           write_bandwidth == o.write_bandwidth && shared_bandwidth == o.shared_bandwidth &&
-           multiple_buffering == o.multiple_buffering && dummy == o.dummy &&
-           constraints == o.constraints && attributes == o.attributes;
+           block_size == o.block_size && cluster_size == o.cluster_size &&
+           read_bandwidth == o.read_bandwidth && write_bandwidth == o.write_bandwidth &&
+           shared_bandwidth == o.shared_bandwidth && multiple_buffering == o.multiple_buffering &&
+           dummy == o.dummy && constraints == o.constraints && attributes == o.attributes;
   }
 };
 

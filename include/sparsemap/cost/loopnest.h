@@ -113,7 +113,9 @@ struct LoopNestResult {
 //                    (reads + fills + updates) / shared_bandwidth)) over the given bandwidths
 //                    (words/cycle per instance); cycles = max(compute_cycles, cycles_i).
 //   utilization    = macs / (cycles x compute instances).
-//   energy_i [pJ]  = utilized_i x sum over kept ds of (ceil(reads / block) x E_read +
+//   clusters_i     = min(utilized_i, instances_i / cluster_size_i) (Timeloop's assumption: the
+//                    utilized instances are spread over every cluster; one access serves one).
+//   energy_i [pJ]  = clusters_i x sum over kept ds of (ceil(reads / block) x E_read +
 //                    ceil(fills / block) x E_write + ceil(updates / block) x E_update)
 //                    + E_leak x cycles x utilized_i (unused instances are power-gated), with
 //                    E_action from the ERT (pJ per vector access of block_size words);
