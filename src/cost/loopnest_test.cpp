@@ -291,6 +291,25 @@ RefStats design_stats(const std::string& design) {
   return read_stats(exercise("example_designs/" + design + "/timeloop-mapper.stats.txt"));
 }
 
+// The tutorial's timeloop-mapper runs (exercises 05 and 06, timeloop+accelergy), replayed the
+// same way.
+TEST(LoopNest, TutorialMapperResults) {
+  SPARSEMAP_TEST_DATA(dir, "timeloop");
+  for (const char* run :
+       {"05-mapper-conv1d+oc-3level/ref-output/baked",
+        "05-mapper-conv1d+oc-3level/ref-output/freebypass",
+        "05-mapper-conv1d+oc-3level/ref-output/null", "06-mapper-convlayer-eyeriss/ref-output",
+        "timeloop+accelergy/ref-output/fpmac", "timeloop+accelergy/ref-output/intmac"}) {
+    const std::string d = exercise(run) + "/";
+    const auto in =
+        io::read_timeloop_files({d + "parsed-processed-input.yaml", d + "timeloop-mapper.map.yaml",
+                                 d + "timeloop-mapper.ERT.yaml"});
+    ASSERT_TRUE(in.problem && in.arch && in.mapping && in.ert) << run;
+    expect_matches(evaluate_loopnest(*in.problem, *in.arch, *in.mapping, &*in.ert),
+                   read_stats(d + "timeloop-mapper.stats.txt"), run);
+  }
+}
+
 TEST(LoopNest, SimpleWeightStationaryMapperResult) {
   SPARSEMAP_TEST_DATA(dir, "timeloop");
   expect_matches(run_design("simple_weight_stationary"), design_stats("simple_weight_stationary"),
