@@ -41,10 +41,31 @@ class Model {
   Model(const workload::Einsum& p, const arch::Hierarchy& h) : p_(p), h_(h) {
     n_ = static_cast<int>(h.storage.size());
     nd_ = static_cast<int>(p.dims.size());
+    // Projections by dimension index and coefficient value, looked up once.
+    for (const auto& ds : p.data_spaces) {
+      std::vector<std::vector<Term>> axes;
+      std::vector<bool> rel(nd_, false);
+      for (const auto& axis : ds.projection) {
+        std::vector<Term> terms;
+        for (const auto& t : axis) {
+          const int k = p.dim_index(t.dim);
+          if (k < 0) {
+            bad_projection_ = ds.name + " projects '" + t.dim + "', not a dimension of " + p.name;
+            continue;
+          }
+          terms.push_back({k, p.coefficient(t)});
+          rel[k] = true;
+        }
+        axes.push_back(terms);
+      }
+      axes_.push_back(axes);
+      relevant_.push_back(rel);
+    }
   }
 
   // Builds the loop list and keep table from the mapping; returns an error text or "".
   std::string resolve(const mapping::LoopNest& m) {
+    if (!bad_projection_.empty()) return "problem: " + bad_projection_;
     const int nds = static_cast<int>(p_.data_spaces.size());
     std::vector<std::vector<int64_t>> temporal(n_, std::vector<int64_t>(nd_, 1));
     std::vector<std::vector<int64_t>> spatial(n_, std::vector<int64_t>(nd_, 1));
@@ -130,18 +151,13 @@ class Model {
     return e;
   }
 
-  bool relevant(int ds, int dim) const {
-    for (const auto& axis : p_.data_spaces[ds].projection)
-      for (const auto& t : axis)
-        if (p_.dim_index(t.dim) == dim) return true;
-    return false;
-  }
+  bool relevant(int ds, int dim) const { return relevant_[ds][dim]; }
 
   int64_t footprint(int ds, const std::vector<int64_t>& e) const {
     int64_t size = 1;
-    for (const auto& axis : p_.data_spaces[ds].projection) {
+    for (const auto& axis : axes_[ds]) {
       int64_t len = 1;
-      for (const auto& t : axis) len += p_.coefficient(t) * (e[p_.dim_index(t.dim)] - 1);
+      for (const auto& t : axis) len += t.coef * (e[t.dim] - 1);
       size *= len;
     }
     return size;
@@ -167,12 +183,11 @@ class Model {
     for (int g = j + 1; g < static_cast<int>(loops_.size()); ++g)
       if (loops_[g].dim == loops_[j].dim) stride *= loops_[g].bound;
     int64_t overlap = 1;
-    for (const auto& axis : p_.data_spaces[ds].projection) {
+    for (const auto& axis : axes_[ds]) {
       int64_t len = 1, shift = 0;
       for (const auto& t : axis) {
-        const int k = p_.dim_index(t.dim);
-        len += p_.coefficient(t) * (e[k] - 1);
-        if (k == loops_[j].dim) shift += p_.coefficient(t) * stride;
+        len += t.coef * (e[t.dim] - 1);
+        if (t.dim == loops_[j].dim) shift += t.coef * stride;
       }
       overlap *= std::max<int64_t>(0, len - shift);
     }
@@ -225,6 +240,13 @@ class Model {
   int n_ = 0, nd_ = 0;
   std::vector<Loop> loops_;
   std::vector<std::vector<bool>> keep_;
+  struct Term {
+    int dim;
+    int64_t coef;
+  };
+  std::vector<std::vector<std::vector<Term>>> axes_;  // [data space][axis][term]
+  std::vector<std::vector<bool>> relevant_;           // [data space][dim]
+  std::string bad_projection_;
 };
 
 int64_t ceil_div(int64_t a, int64_t b) { return b <= 1 ? a : (a + b - 1) / b; }

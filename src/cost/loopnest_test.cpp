@@ -362,6 +362,12 @@ TEST(LoopNest, InvalidMappingsAndCapacityAreValues) {
   r = evaluate_loopnest(*in.problem, h, m, nullptr);
   EXPECT_EQ(r.status, LoopNestStatus::kOverCapacity);
   EXPECT_EQ(r.reason, "Buffer: tiles need 37 words, capacity 36");
+  // A problem built by hand with a projection on an unknown dimension is refused, not indexed.
+  auto bad = *in.problem;
+  bad.data_spaces[0].projection[0][0].dim = "Z";
+  r = evaluate_loopnest(bad, *in.arch, *in.mapping, nullptr);
+  EXPECT_EQ(r.status, LoopNestStatus::kInvalidMapping);
+  EXPECT_EQ(r.reason, "problem: Weights projects 'Z', not a dimension of Conv1D");
   // Without an ERT the counts stand and the energy is 0.
   r = evaluate_loopnest(*in.problem, *in.arch, *in.mapping, nullptr);
   ASSERT_TRUE(r.ok());
