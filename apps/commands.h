@@ -44,6 +44,8 @@ void register_schedule(CLI::App& app);   // schedule (G# multi-tenant): apps/cmd
 void register_fuse(CLI::App& app);     // fuse and fuse-train: apps/cmd_fuse.cpp, cmd_fuse_train.cpp
 void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.cpp
 void register_report(CLI::App& app);   // report (one HTML page per model): apps/cmd_report.cpp
+// timeloop (Timeloop inputs through the loop-nest model): apps/cmd_timeloop.cpp.
+void register_timeloop(CLI::App& app);
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_fuse(app);
   sparsemap::cli::register_hwalloc(app);
   sparsemap::cli::register_report(app);
+  sparsemap::cli::register_timeloop(app);
   sparsemap::cli::check_seed_options(app);
   if (argc > 1 && argv[1][0] != '-' &&
       app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {

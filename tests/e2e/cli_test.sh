@@ -408,5 +408,19 @@ assert j['samples']==30 and j['feasible'] and 0<j['accelerator']['area_mm2']<=j[
 run 0 prune-study --shapes 64,64,32 --sparsity 0.5 --v 4 --min-ms 1 --threads 1 --json "$tmp/ps.json" &&
   check "prune-study json" test -s "$tmp/ps.json"
 
+# timeloop: exercise 04 (kp) from timeloop-model's own input, as its reference stats print it.
+tl=tests/data/timeloop/04-model-conv1d+oc-3levelspatial/ref-output/kp
+run 0 timeloop "$tl/timeloop-model.ERT.yaml" "$tl/parsed-processed-input.yaml" --json "$tmp/tl.json" &&
+  check "timeloop text" grep -q "^Cycles: *3,072" "$tmp/out" &&
+  check "timeloop json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+g=[l for l in j['levels'] if l['name']=='GlobalBuffer'][0]; \
+assert j['cycles']==3072 and j['utilization']==1 and g['instances']==16 and \
+g['dataspaces']['Inputs']=={'reads':1152,'fills':576,'updates':0,'tile_words':576,'energy_pj':g['dataspaces']['Inputs']['energy_pj']} \
+and abs(j['fj_per_compute']['Total']-14664.63)<0.01" "$tmp/tl.json"
+run 2 timeloop "$tl/timeloop-model.ERT.yaml" &&
+  check "timeloop missing parts" grep -q "<arguments>: expected an architecture, a problem, a mapping among the files" "$tmp/err"
+printf 'mapping:\n- target: Buffer\n  type: temporal\n  factors: R=3 P=x\n' >"$tmp/bad.map.yaml"
+run 2 timeloop "$tmp/bad.map.yaml" && check "timeloop bad factor" grep -q "bad.map.yaml:4:18: expected a positive integer factor for P" "$tmp/err"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

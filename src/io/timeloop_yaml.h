@@ -1,0 +1,67 @@
+// Internal to the Timeloop readers: typed access to yaml-cpp nodes with InputError at
+// file:line:column.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sparsemap/error.h"
+
+namespace sparsemap::io::timeloop_detail {
+
+SourceLocation at(const std::string& file, const YAML::Mark& m);
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+  const std::string& file() const { return file_; }
+
+  SourceLocation where(const YAML::Node& n) const { return at(file_, n.Mark()); }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& message) const;
+
+  std::string scalar(const YAML::Node& n, const std::string& what) const;
+  int64_t integer(const YAML::Node& n, const std::string& what) const;
+  int64_t positive(const YAML::Node& n, const std::string& what) const;  // >= 1
+  double number(const YAML::Node& n, const std::string& what) const;
+  bool boolean(const YAML::Node& n, const std::string& what) const;
+  // Names: a sequence of scalars, or one scalar ("Weights").
+  std::vector<std::string> names(const YAML::Node& n, const std::string& what) const;
+
+  // Calls on(key, key_node, value_node) for each entry of mapping `n` (duplicates are errors).
+  // Keys are read with '-' as '_' (v0.3 spelling).
+  void each(const YAML::Node& n, const std::string& what,
+            const std::function<void(const std::string&, const YAML::Node&, const YAML::Node&)>& on)
+      const;
+  // Same for a sequence.
+  void each_item(const YAML::Node& n, const std::string& what,
+                 const std::function<void(const YAML::Node&)>& on) const;
+
+ private:
+  std::string file_;
+};
+
+// Key with '-' read as '_'.
+std::string normalise_key(const std::string& key);
+
+}  // namespace sparsemap::io::timeloop_detail
+
+namespace sparsemap::arch {
+struct Hierarchy;
+}
+
+namespace sparsemap::io::timeloop_detail {
+
+// `architecture:` in either form; `constraints` is `architecture_constraints:` or a null node.
+arch::Hierarchy parse_architecture(const Reader& r, const YAML::Node& node,
+                                   const YAML::Node& constraints);
+
+}  // namespace sparsemap::io::timeloop_detail
+
+namespace sparsemap::io::timeloop_detail {
+// A node that holds something: yaml-cpp's default Node converts to true, so "absent" is null.
+inline bool given(const YAML::Node& n) { return n.IsDefined() && !n.IsNull(); }
+}  // namespace sparsemap::io::timeloop_detail
