@@ -89,7 +89,7 @@ fits "codesign --table" codesign --table --models resnet18 --platforms edge --bu
 fits "attention" attention --model bert --hw flat-cloud --seq 512,1K --map-budget 100
 fits "fuse" fuse --model resnet18 --method none,greedy,dp
 fits "fuse-train" fuse-train --models synth:2 --draws 1 --search-budget 50 --epochs 1 --out "$tmp/f.pt" --quiet
-fits "hwalloc" hwalloc --model resnet18 --method ga --budget 100 --quiet
+fits "hwalloc" hwalloc --model resnet18 --method ga --budget 300 --quiet
 fits "hwalloc confuciux" hwalloc --model resnet18 --method confuciux --budget 200 --quiet
 fits "schedule" schedule --job-table tests/data/magma/jobtable_batch_mix-insts0.csv --bw 1 --budget 100
 fits "spmm-bench" spmm-bench --shapes "64,64,32" --formats csr,cvse:8,nm:2:4 --sparsity 0.5,0.9 --min-ms 1 --min-reps 1
