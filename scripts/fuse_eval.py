@@ -119,11 +119,16 @@ def main():
     print(f"\nThe weights load in {1e3 * statistics.median(r['load_s'] for r in rows):.2f} ms "
           "(median).")
     if a.csv:
-        with open(a.csv, "w") as f:
-            keys = list(rows[0].keys())
-            f.write(",".join(keys) + "\n")
-            for r in rows:
-                f.write(",".join(str(r[k]) for k in keys) + "\n")
+        write_csv(a.csv, rows)
+
+
+def write_csv(path, rows):
+    """One line per case, the columns in the rows' key order."""
+    with open(path, "w") as f:
+        keys = list(rows[0].keys())
+        f.write(",".join(keys) + "\n")
+        for r in rows:
+            f.write(",".join(str(r[k]) for k in keys) + "\n")
 
 
 def gain_share(a):
@@ -172,11 +177,7 @@ def gain_share(a):
               f"{statistics.mean(ratios):.4f}, {max(ratios):.4f} |")
     print(f"\nlearned meets the buffer in {sum(r['meets'] for r in rows)}/{len(rows)} cases")
     if a.csv:  # the per-case rows (bench/data/dnnfuser/gain_share.csv feeds README's figures)
-        keys = ["model", "batch", "buffer_kb", "none", "dp", "learned", "learned_dram", "meets"]
-        with open(a.csv, "w") as f:
-            f.write(",".join(keys) + "\n")
-            for r in rows:
-                f.write(",".join(str(r[k]) for k in keys) + "\n")
+        write_csv(a.csv, rows)
 
 
 if __name__ == "__main__":

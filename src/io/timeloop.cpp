@@ -33,6 +33,14 @@ std::string Reader::scalar(const YAML::Node& n, const std::string& what) const {
   return n.Scalar();
 }
 
+std::string Reader::joined(const YAML::Node& n, const std::string& what,
+                           const std::string& item) const {
+  if (!n.IsSequence()) return scalar(n, what);
+  std::string s;
+  for (const auto& x : n) s += (s.empty() ? "" : " ") + scalar(x, item);
+  return s;
+}
+
 int64_t Reader::integer(const YAML::Node& n, const std::string& what) const {
   const std::string s = scalar(n, what);
   errno = 0;
@@ -325,15 +333,6 @@ workload::Einsum parse_problem(const Reader& r, const YAML::Node& node) {
 
 // ---- mapping --------------------------------------------------------------------------------
 
-std::string permutation_text(const Reader& r, const YAML::Node& n) {
-  if (n.IsSequence()) {
-    std::string s;
-    for (const auto& x : n) s += (s.empty() ? "" : " ") + r.scalar(x, "a permutation entry");
-    return s;
-  }
-  return r.scalar(n, "permutation");
-}
-
 std::vector<mapping::LoopFactor> factors_of(const Reader& r, const YAML::Node& n) {
   if (n.IsSequence()) {
     std::vector<mapping::LoopFactor> out;
@@ -373,7 +372,7 @@ mapping::LoopNest parse_mapping(const Reader& r, const YAML::Node& node) {
              } else if (k == "factors") {
                d.factors = factors_of(r, v);
              } else if (k == "permutation") {
-               d.permutation = permutation_text(r, v);
+               d.permutation = r.joined(v, "permutation", "a permutation entry");
              } else if (k == "split") {
                d.split = static_cast<int>(r.integer(v, "split"));
                if (d.split < 0) r.fail(v, "expected a split >= 0");

@@ -21,22 +21,24 @@ struct Component {
   YAML::Node node;
 };
 
+// The outermost container's attributes that describe the whole design: its technology and
+// clock period (seconds); other keys are the components' (read where they apply).
+void read_top_attributes(const Reader& r, const YAML::Node& attributes, arch::Hierarchy& h) {
+  r.each(attributes, "attributes",
+         [&](const std::string& k, const YAML::Node&, const YAML::Node& v) {
+           if (k == "technology")
+             h.technology = r.scalar(v, "technology");
+           else if (k == "global_cycle_seconds")
+             h.global_cycle_seconds = r.number(v, "global_cycle_seconds");
+         });
+}
+
 std::string factors_text(const Reader& r, const YAML::Node& n) {
-  if (n.IsSequence()) {
-    std::string s;
-    for (const auto& x : n) s += (s.empty() ? "" : " ") + r.scalar(x, "a factor");
-    return s;
-  }
-  return r.scalar(n, "factors");
+  return r.joined(n, "factors", "a factor");
 }
 
 std::string permutation_text(const Reader& r, const YAML::Node& n) {
-  if (n.IsSequence()) {
-    std::string s;
-    for (const auto& x : n) s += (s.empty() ? "" : " ") + r.scalar(x, "a permutation entry");
-    return s;
-  }
-  return r.scalar(n, "permutation");
+  return r.joined(n, "permutation", "a permutation entry");
 }
 
 // `constraints:` of a tag-form node: {dataspace: {keep, bypass}, temporal: {...}, spatial: {...}}.
@@ -191,13 +193,7 @@ struct TagWalk {
     if (!top_seen) {
       top_seen = true;
       h.name = name;
-      r.each(attributes, "attributes",
-             [&](const std::string& k, const YAML::Node&, const YAML::Node& v) {
-               if (k == "technology")
-                 h.technology = r.scalar(v, "technology");
-               else if (k == "global_cycle_seconds")
-                 h.global_cycle_seconds = r.number(v, "global_cycle_seconds");
-             });
+      read_top_attributes(r, attributes, h);
     }
     if (!given(spatial) && !given(constraints)) return;
     int64_t x = 1, y = 1;
@@ -301,13 +297,7 @@ struct FlatWalk {
     if (!top_seen) {
       top_seen = true;
       h.name = name;
-      r.each(attributes, "attributes",
-             [&](const std::string& k, const YAML::Node&, const YAML::Node& v) {
-               if (k == "technology")
-                 h.technology = r.scalar(v, "technology");
-               else if (k == "global_cycle_seconds")
-                 h.global_cycle_seconds = r.number(v, "global_cycle_seconds");
-             });
+      read_top_attributes(r, attributes, h);
     }
     r.each_item(locals, "local components", [&](const YAML::Node& c) { local(c, outer * count); });
     r.each_item(subs, "subtrees", [&](const YAML::Node& s) { subtree(s, outer * count); });

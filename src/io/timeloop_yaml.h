@@ -30,6 +30,9 @@ class Reader {
   bool boolean(const YAML::Node& n, const std::string& what) const;
   // Names: a sequence of scalars, or one scalar ("Weights").
   std::vector<std::string> names(const YAML::Node& n, const std::string& what) const;
+  // A sequence of scalars joined by single spaces (["C", "M"] -> "C M"), or one scalar as it is;
+  // `item` names an element in the error of a non-scalar one.
+  std::string joined(const YAML::Node& n, const std::string& what, const std::string& item) const;
 
   // Calls on(key, key_node, value_node) for each entry of mapping `n` (duplicates are errors).
   // Keys are read with '-' as '_' (v0.3 spelling).
