@@ -156,6 +156,38 @@ def fuser_slower_than_none(path):
     return sum(1 for r in rs if r["learned"] > r["none"]), len(rs)
 
 
+# --- FLAT (docs/flat.md, "Validation"): build/flat_fit's output -------------------------------
+
+FLAT_FIT = "bench/data/flat/flat_fit.txt"
+
+
+def _flat_half(path, half):
+    """(latency worst %, rows whose footprint is reproduced, traffic worst %, [traffic errors %
+    of the rows whose footprint is not]) of the 'tuning set' or 'held out' half."""
+    text = open(path).read()
+    m = re.search(half + r" \(48 rows\): latency worst ([0-9.]+)%; footprint reproduced on "
+                  r"(\d+) .*?traffic worst ([0-9.]+)%", text)
+    if not m:
+        return None
+    rest = text[m.end():].split("\n")
+    errors = []
+    for line in rest[2:]:
+        e = re.match(r"    .* (-?[0-9.]+)%$", line)
+        if not e:
+            break
+        errors.append(float(e.group(1)))
+    return float(m.group(1)), int(m.group(2)), float(m.group(3)), errors
+
+
+def flat_held_out(i):
+    return lambda path: _flat_half(path, "held out")[i]
+
+
+def flat_undercount_range(path):
+    errors = _flat_half(path, "held out")[3]
+    return (min(-e for e in errors), max(-e for e in errors)) if errors else None
+
+
 def all_or_k_of_n(v):
     k, n = v
     return f"all {n}" if k == n else f"{k} of {n}"
@@ -188,6 +220,12 @@ FIGURES = [
     Figure("dnnfuser_gain_kept_gaining", DNNFUSER_GAIN, fuser_gain_kept(True), "{:.0f}%"),
     Figure("dnnfuser_gaining_cases", DNNFUSER_GAIN, fuser_gaining_cases, "{}"),
     Figure("dnnfuser_slower_than_none", DNNFUSER_GAIN, fuser_slower_than_none, k_of_n),
+    Figure("flat_held_out_latency", FLAT_FIT, flat_held_out(0), "{:.2f}%"),
+    Figure("flat_held_out_rows", FLAT_FIT, flat_held_out(1), "{}"),
+    Figure("flat_held_out_traffic", FLAT_FIT, flat_held_out(2), "{:.2f}%"),
+    Figure("flat_held_out_not_reproduced", FLAT_FIT, lambda p: len(flat_held_out(3)(p)), "{}"),
+    Figure("flat_held_out_undercount", FLAT_FIT, flat_undercount_range,
+           lambda v: f"{v[0]:.1f}% to {v[1]:.1f}%"),
     Figure("hwalloc_confuciux_best_rows", HWALLOC_10K, hwalloc_confuciux_best_rows,
            all_or_k_of_n),
     Figure("hwalloc_confuciux_excess", HWALLOC_10K, hwalloc_excess_range(False), pct_range),
