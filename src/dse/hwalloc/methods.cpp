@@ -321,6 +321,8 @@ void run_baseline(Problem& problem, const std::string& method, uint64_t seed, co
   const int64_t planned = planned_designs(problem, method, budget);
   search::OptimizerOptions opts;
   opts.seed = seed;
+  // GA population: about 20 generations of what the budget buys, 8 to 50 (50 is ConfuciuX's
+  // own GA population). Set by that reasoning, not by trying values; nothing here is tuned.
   opts.ga.population = static_cast<size_t>(std::clamp<int64_t>(planned / 20, 8, 50));
   opts.budget = planned;
   Budget b = budget;
