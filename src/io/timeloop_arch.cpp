@@ -299,8 +299,10 @@ struct FlatWalk {
       h.name = name;
       read_top_attributes(r, attributes, h);
     }
-    r.each_item(locals, "local components", [&](const YAML::Node& c) { local(c, outer * count); });
-    r.each_item(subs, "subtrees", [&](const YAML::Node& s) { subtree(s, outer * count); });
+    // A plain local: a C++17 lambda cannot capture a structured binding (clang refuses it).
+    const int64_t instances = outer * count;
+    r.each_item(locals, "local components", [&](const YAML::Node& c) { local(c, instances); });
+    r.each_item(subs, "subtrees", [&](const YAML::Node& s) { subtree(s, instances); });
   }
 };
 
