@@ -35,68 +35,16 @@
 
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/cost/attention.h"
+#include "support/flat_rows.h"
 
 namespace {
 
 using namespace sparsemap;
-using Row = std::map<std::string, std::string>;
+using testing::flat::config_of;
+using testing::flat::Row;
+using testing::flat::shape_of;
 
 constexpr double kFootprintTolerance = 1e-4;  // absolute, on the spilled fraction (0..1)
-
-std::vector<Row> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<Row> rows;
-  std::string line;
-  if (!std::getline(in, line)) return rows;
-  std::vector<std::string> header;
-  std::stringstream hs(line);
-  for (std::string c; std::getline(hs, c, ',');) header.push_back(c);
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::stringstream ss(line);
-    Row r;
-    std::string c;
-    for (size_t i = 0; std::getline(ss, c, ','); ++i)
-      if (i < header.size()) r[header[i]] = c;
-    rows.push_back(r);
-  }
-  return rows;
-}
-
-cost::AttentionShape shape_of(const Row& r) {
-  cost::AttentionShape s;
-  s.batch = std::stoll(r.at("B"));
-  s.heads = std::stoll(r.at("H"));
-  s.queries = std::stoll(r.at("P"));
-  s.keys = std::stoll(r.at("M"));
-  s.e = std::stoll(r.at("E"));
-  s.f = std::stoll(r.at("F"));
-  s.d_model = std::stoll(r.at("D"));
-  s.ffn = std::stoll(r.at("S"));
-  return s;
-}
-
-cost::Stationarity stat_of(const std::string& s) {
-  return s == "output" ? cost::Stationarity::Output
-                       : (s == "weight" ? cost::Stationarity::Weight : cost::Stationarity::Input);
-}
-
-cost::FlatConfig config_of(const Row& r) {
-  cost::FlatConfig c;
-  c.granularity =
-      r.at("fusion_granularity") == "row" ? cost::Granularity::Row : cost::Granularity::Head;
-  c.row_tile = std::stoll(r.at("P1"));
-  const char* locs[cost::kNumAttnTensors] = {"Q_loc", "K_loc", "QK_loc",
-                                             "A_loc", "V_loc", "AV_loc"};
-  for (int t = 0; t < cost::kNumAttnTensors; ++t) c.on_chip[t] = r.at(locs[t]) == "onchip";
-  c.qk = stat_of(r.at("QK_stationarity"));
-  c.av = stat_of(r.at("AV_stationarity"));
-  return c;
-}
-
-cost::AttentionHw hw_of(const Row& r) {
-  return cost::attention_hw(arch::preset(r.at("platform") == "cloud" ? "flat-cloud" : "flat-edge"));
-}
 
 // The tuning half: odd log2 N (512, 2K, 8K, 32K, 128K, 512K).
 bool in_tuning_set(const Row& r) {
@@ -117,7 +65,7 @@ double median(std::vector<double> v) {
 }
 
 cost::AttentionCost eval(const Row& r, double k, double a) {
-  cost::AttentionHw hw = hw_of(r);
+  cost::AttentionHw hw = testing::flat::hw_of(r.at("platform"));
   hw.stream_factor = k;
   hw.logit_spill_weight = a;
   return cost::evaluate_flat(shape_of(r), hw, config_of(r), cost::FlatOptions{false});
@@ -127,7 +75,7 @@ cost::AttentionCost eval(const Row& r, double k, double a) {
 
 int main(int argc, char** argv) {
   const std::string path = argc > 1 ? argv[1] : "tests/data/flat/flat_validation.csv";
-  const std::vector<Row> rows = read_csv(path);
+  const std::vector<Row> rows = testing::flat::read_rows(path);
   if (rows.size() != 96) {
     std::fprintf(stderr, "%s: expected flat_validation.csv's 96 rows, got %zu\n", path.c_str(),
                  rows.size());
@@ -139,7 +87,7 @@ int main(int argc, char** argv) {
   for (const Row& r : rows) {
     const double ps = std::stod(r.at("proportion_spilled"));
     if (!in_tuning_set(r) || !(ps > 0)) continue;
-    const cost::AttentionHw hw = hw_of(r);
+    const cost::AttentionHw hw = testing::flat::hw_of(r.at("platform"));
     const cost::AttentionShape s = shape_of(r);
     const double f0 = eval(r, 0, 0.5).footprint_bytes;
     const double need =
@@ -171,7 +119,7 @@ int main(int argc, char** argv) {
   std::printf("logit_spill_weight = median of %zu = %.4f\n\n", as.size(), a);
 
   // Errors at the fitted constants, per half.
-  const cost::AttentionHw shipped = hw_of(rows[0]);
+  const cost::AttentionHw shipped = testing::flat::hw_of(rows[0].at("platform"));
   std::printf("shipped constants: stream_factor %.4f, logit_spill_weight %.4f\n",
               shipped.stream_factor, shipped.logit_spill_weight);
   for (int half = 0; half < 2; ++half) {

@@ -14,34 +14,20 @@
 
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/error.h"
+#include "support/flat_rows.h"
 
 namespace sparsemap::cost {
 namespace {
 
-using Row = std::map<std::string, std::string>;
+using testing::flat::config_of;
+using testing::flat::hw_of;
+using testing::flat::Row;
+using testing::flat::shape_of;
 
 std::vector<Row> read_csv(const std::string& name) {
   const std::string path = std::string(SPARSEMAP_SOURCE_DIR) + "/tests/data/flat/" + name;
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  {
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) header.push_back(cell);
-  }
-  std::vector<Row> rows;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::stringstream ss(line);
-    std::string cell;
-    Row r;
-    for (size_t i = 0; std::getline(ss, cell, ','); ++i)
-      if (i < header.size()) r[header[i]] = cell;
-    rows.push_back(r);
-  }
+  std::vector<Row> rows = testing::flat::read_rows(path);
+  EXPECT_FALSE(rows.empty()) << path;
   return rows;
 }
 
@@ -49,39 +35,6 @@ int64_t seq_of(const std::string& s) {
   if (s.back() == 'K') return std::stoll(s.substr(0, s.size() - 1)) * 1024;
   if (s.back() == 'M') return std::stoll(s.substr(0, s.size() - 1)) * 1024 * 1024;
   return std::stoll(s);
-}
-
-AttentionHw hw_of(const std::string& platform) {
-  return attention_hw(arch::preset(platform == "cloud" ? "flat-cloud" : "flat-edge"));
-}
-
-AttentionShape shape_of(const Row& r) {
-  AttentionShape s;
-  s.batch = std::stoll(r.at("B"));
-  s.heads = std::stoll(r.at("H"));
-  s.queries = std::stoll(r.at("P"));
-  s.keys = std::stoll(r.at("M"));
-  s.e = std::stoll(r.at("E"));
-  s.f = std::stoll(r.at("F"));
-  s.d_model = std::stoll(r.at("D"));
-  s.ffn = std::stoll(r.at("S"));
-  return s;
-}
-
-Stationarity stat_of(const std::string& s) {
-  return s == "output" ? Stationarity::Output
-                       : (s == "weight" ? Stationarity::Weight : Stationarity::Input);
-}
-
-FlatConfig config_of(const Row& r) {
-  FlatConfig c;
-  c.granularity = r.at("fusion_granularity") == "row" ? Granularity::Row : Granularity::Head;
-  c.row_tile = std::stoll(r.at("P1"));
-  const char* locs[kNumAttnTensors] = {"Q_loc", "K_loc", "QK_loc", "A_loc", "V_loc", "AV_loc"};
-  for (int t = 0; t < kNumAttnTensors; ++t) c.on_chip[t] = r.at(locs[t]) == "onchip";
-  c.qk = stat_of(r.at("QK_stationarity"));
-  c.av = stat_of(r.at("AV_stationarity"));
-  return c;
 }
 
 double rel(double a, double b) { return std::fabs(a - b) / std::fabs(b); }
