@@ -35,17 +35,17 @@ void def_checked(py::class_<Owner>& c, const char* name, T Owner::*field, Part p
 
 void bind_parts(py::module_& m) {
   using arch::AreaModel;
-  using arch::EnergyTable;
-  py::class_<EnergyTable> e(m, "EnergyTable",
+  using arch::WordEnergy;
+  py::class_<WordEnergy> e(m, "EnergyTable",
                             "Energy per access (pJ per word; per MAC for mac_pj).");
-  auto energy = [](Arch& a) -> EnergyTable& { return a.energy; };
-  def_checked(e, "mac_pj", &EnergyTable::mac_pj, energy);
-  def_checked(e, "l1_read_pj", &EnergyTable::l1_read_pj, energy);
-  def_checked(e, "l1_write_pj", &EnergyTable::l1_write_pj, energy);
-  def_checked(e, "l2_read_pj", &EnergyTable::l2_read_pj, energy);
-  def_checked(e, "l2_write_pj", &EnergyTable::l2_write_pj, energy);
-  def_checked(e, "noc_pj", &EnergyTable::noc_pj, energy);
-  def_checked(e, "offchip_pj", &EnergyTable::offchip_pj, energy);
+  auto energy = [](Arch& a) -> WordEnergy& { return a.energy; };
+  def_checked(e, "mac_pj", &WordEnergy::mac_pj, energy);
+  def_checked(e, "l1_read_pj", &WordEnergy::l1_read_pj, energy);
+  def_checked(e, "l1_write_pj", &WordEnergy::l1_write_pj, energy);
+  def_checked(e, "l2_read_pj", &WordEnergy::l2_read_pj, energy);
+  def_checked(e, "l2_write_pj", &WordEnergy::l2_write_pj, energy);
+  def_checked(e, "noc_pj", &WordEnergy::noc_pj, energy);
+  def_checked(e, "offchip_pj", &WordEnergy::offchip_pj, energy);
   e.def(
       "__eq__", [](const EnergyTable& a, const EnergyTable& b) { return a == b; },
       py::is_operator());

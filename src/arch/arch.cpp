@@ -10,7 +10,7 @@
 
 namespace sparsemap::arch {
 
-bool EnergyTable::operator==(const EnergyTable& o) const {
+bool WordEnergy::operator==(const WordEnergy& o) const {
   return mac_pj == o.mac_pj && l1_read_pj == o.l1_read_pj && l1_write_pj == o.l1_write_pj &&
          l2_read_pj == o.l2_read_pj && l2_write_pj == o.l2_write_pj && noc_pj == o.noc_pj &&
          offchip_pj == o.offchip_pj;

@@ -13,9 +13,9 @@ namespace {
 // per access, an L1 access costs 1.68 and an L2 access 18.61 MAC energies, and one MAC energy
 // is 0.00023 nJ (its printed energies are counts x ratios x 0.00023). MAESTRO counts no NoC or
 // off-chip energy.
-EnergyTable maestro_energy() {
+WordEnergy maestro_energy() {
   constexpr double kMacPj = 0.23;
-  EnergyTable e;
+  WordEnergy e;
   e.mac_pj = kMacPj;
   e.l1_read_pj = 1.68 * kMacPj;
   e.l1_write_pj = 1.68 * kMacPj;
@@ -30,8 +30,8 @@ EnergyTable maestro_energy() {
 // fp16 MAC 17.16 pJ; global buffer about 1.9 pJ per 16-bit value (485 pJ read / 451 pJ write
 // per 4096-bit access); DRAM 249.6 pJ per 64-bit access = 62.4 pJ per 2-byte word;
 // register file 0.23-0.39 pJ per access (L1 here).
-EnergyTable flat_energy() {
-  EnergyTable e;
+WordEnergy flat_energy() {
+  WordEnergy e;
   e.mac_pj = 17.16;
   e.l1_read_pj = 0.39;
   e.l1_write_pj = 0.39;
@@ -43,7 +43,7 @@ EnergyTable flat_energy() {
 }
 
 Arch make(std::string name, std::string source, int64_t pes, std::vector<int64_t> shape, int64_t l1,
-          int64_t l2, double noc, double offchip, int64_t word, double mhz, EnergyTable energy) {
+          int64_t l2, double noc, double offchip, int64_t word, double mhz, WordEnergy energy) {
   Arch a;
   a.name = std::move(name);
   a.source = std::move(source);

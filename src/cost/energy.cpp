@@ -31,7 +31,7 @@ void finish_energy(const Problem& p, const arch::Arch& arch, const EvalOptions& 
   //     + NoC words e_noc + off-chip words e_off            (pJ; reported in nJ)
   // NoC words: inputs and weights sent from L2, outputs returned to it. Off-chip words: the
   // compulsory traffic (inputs and weights filled into L2 once, the output drained once).
-  const arch::EnergyTable& e = arch.energy;
+  const arch::WordEnergy& e = arch.energy;
   EnergyBreakdown& b = c.energy;
   b = EnergyBreakdown{};
   b.mac_nj = c.effectual_macs * e.mac_pj / 1000.0;

@@ -9,9 +9,10 @@
 
 namespace sparsemap::arch {
 
-// Energy per event, in picojoules per word (per MAC for mac_pj). Defaults follow MAESTRO's
+// The MAESTRO-class model's energy constants (not an Accelergy ERT: see hierarchy.h's
+// EnergyTable). Energy per event, in picojoules per word (per MAC for mac_pj). Defaults follow MAESTRO's
 // default per-access ratios (MAC = 1 unit) scaled to pJ: see arch.cpp for the source.
-struct EnergyTable {
+struct WordEnergy {
   double mac_pj = 1.0;
   double l1_read_pj = 1.0;
   double l1_write_pj = 1.0;
@@ -19,7 +20,7 @@ struct EnergyTable {
   double l2_write_pj = 1.0;
   double noc_pj = 0.0;      // per word moved over the NoC
   double offchip_pj = 0.0;  // per word read or written off chip
-  bool operator==(const EnergyTable& o) const;
+  bool operator==(const WordEnergy& o) const;
 };
 
 // Area and power constants. Area (mm^2) = pes * pe_um2 / 1e6 + sram_bits * sram_um2_per_bit / 1e6.
@@ -41,7 +42,7 @@ struct Arch {
   double offchip_words_per_cycle = 50;  // DRAM <-> L2 bandwidth
   int64_t word_bytes = 1;               // bytes per element
   double clock_mhz = 1000;
-  EnergyTable energy;
+  WordEnergy energy;
   AreaModel area;
 
   bool operator==(const Arch& o) const;
