@@ -10,8 +10,8 @@
 namespace sparsemap::arch {
 
 // The MAESTRO-class model's energy constants (not an Accelergy ERT: see hierarchy.h's
-// EnergyTable). Energy per event, in picojoules per word (per MAC for mac_pj). Defaults follow MAESTRO's
-// default per-access ratios (MAC = 1 unit) scaled to pJ: see arch.cpp for the source.
+// EnergyTable). Energy per event, in picojoules per word (per MAC for mac_pj). Defaults follow
+// MAESTRO's default per-access ratios (MAC = 1 unit) scaled to pJ: see arch.cpp for the source.
 struct WordEnergy {
   double mac_pj = 1.0;
   double l1_read_pj = 1.0;
