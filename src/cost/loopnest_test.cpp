@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sparsemap/io/timeloop.h"
+#include "support/random_loopnest.h"
 #include "support/test_data.h"
 
 namespace sparsemap::cost {
@@ -373,6 +374,84 @@ TEST(LoopNest, InvalidMappingsAndCapacityAreValues) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.energy_pj, 0);
   EXPECT_EQ(r.level("Buffer")->dataspaces[1].fills, 18);
+}
+
+// The prepared evaluator agrees with evaluate_loopnest to the bit on every committed mapper
+// result, and a workspace reused over many points gives what a fresh one gives.
+TEST(LoopNestEvaluator, PointsEvaluateAsTheNamedMapping) {
+  SPARSEMAP_TEST_DATA(dir, "timeloop");
+  for (const char* design :
+       {"eyeriss_like", "simba_like", "simple_output_stationary", "simple_weight_stationary"}) {
+    const std::string d = exercise(std::string("example_designs/") + design);
+    const auto in =
+        io::read_timeloop_files({d + "/parsed-processed-input.yaml",
+                                 d + "/timeloop-mapper.map.yaml", d + "/timeloop-mapper.ERT.yaml"});
+    const LoopNestEvaluator ev(*in.problem, *in.arch, &*in.ert);
+    LoopNestPoint x;
+    ASSERT_EQ(ev.resolve(*in.mapping, &x), "") << design;
+    const LoopNestResult named = evaluate_loopnest(*in.problem, *in.arch, *in.mapping, &*in.ert);
+    const LoopNestResult full = ev.evaluate_full(x);
+    EXPECT_EQ(full.levels, named.levels) << design;
+    EXPECT_EQ(full.cycles, named.cycles) << design;
+    EXPECT_EQ(full.energy_pj, named.energy_pj) << design;
+    LoopNestWorkspace ws;
+    std::mt19937_64 rng(7);
+    int ok = 0;
+    for (int i = 0; i < 300; ++i) {
+      LoopNestPoint y = testing::random_point(ev, *in.problem, *in.arch, rng);
+      // Every other point keeps everything in the outermost level alone, so it fits.
+      if (i % 2) std::fill(y.keep.begin() + 1, y.keep.end(), 0);
+      const LoopNestSummary reused = ev.evaluate(y, ws);
+      LoopNestWorkspace fresh_ws;
+      const LoopNestSummary fresh = ev.evaluate(y, fresh_ws);
+      const LoopNestResult r = ev.evaluate_full(y);
+      ASSERT_EQ(reused.status, fresh.status);
+      ASSERT_EQ(reused.status, r.status);
+      ASSERT_EQ(reused.cycles, fresh.cycles);
+      ASSERT_EQ(reused.energy_pj, fresh.energy_pj);
+      if (r.status != LoopNestStatus::kOk) continue;
+      ++ok;
+      EXPECT_EQ(reused.cycles, r.cycles);
+      EXPECT_EQ(reused.energy_pj, r.energy_pj);
+      EXPECT_EQ(reused.utilization, r.utilization);
+    }
+    EXPECT_GT(ok, 0) << design << ": no random point fits";
+    EXPECT_EQ(ev.evaluate(x, ws).cycles, named.cycles) << design;
+  }
+}
+
+// Points that are not mappings of the problem come back as statuses with their reasons.
+TEST(LoopNestEvaluator, BadPointsAreStatuses) {
+  SPARSEMAP_TEST_DATA(dir, "timeloop");
+  const std::string ex = exercise("01-model-conv1d-2level");
+  const auto in =
+      io::read_timeloop_files({ex + "/arch/2level.arch.yaml", ex + "/prob/conv1d.prob.yaml",
+                               ex + "/map/conv1d-2level-os.map.yaml"});
+  const LoopNestEvaluator ev(*in.problem, *in.arch, nullptr);
+  LoopNestPoint x;
+  ASSERT_EQ(ev.resolve(*in.mapping, &x), "");
+  const int p = in.problem->dim_index("P");
+  auto reason = [&](const LoopNestPoint& y) { return ev.evaluate_full(y).reason; };
+  LoopNestPoint y = x;
+  y.temporal_factor(1, p) *= 2;  // 32 over P = 16
+  EXPECT_EQ(reason(y), "mapping: the factors of P multiply to more than the problem's bound 16");
+  y = x;
+  y.temporal_factor(0, p) = 0;
+  EXPECT_EQ(reason(y), "mapping: the factors of P multiply to 0, the problem's bound is 16");
+  y = x;
+  y.temporal_factor(1, p) = int64_t{1} << 62;  // no overflow on the way
+  EXPECT_EQ(reason(y), "mapping: the factors of P multiply to more than the problem's bound 16");
+  y = x;
+  y.temporal_order[1 * y.dims] = y.temporal_order[1 * y.dims + 1];
+  EXPECT_EQ(reason(y), "mapping: a loop order of Buffer is not a permutation of the dimensions");
+  y = x;
+  y.keep[0] = 0;
+  EXPECT_EQ(reason(y), "mapping: the outermost level MainMemory bypasses Weights");
+  y.resize(1, 2, 3);
+  EXPECT_EQ(reason(y), "mapping: a point of 1 levels x 2 dimensions, the model has 2 x 2");
+  auto m = *in.mapping;
+  m.directives[0].permutation = "PP";
+  EXPECT_EQ(ev.resolve(m, &y), "mapping: MainMemory's permutation names 'P' twice");
 }
 
 }  // namespace

@@ -123,4 +123,118 @@ struct LoopNestResult {
 LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarchy& h,
                                  const mapping::LoopNest& m, const arch::EnergyTable* ert);
 
+// A mapping in numbers, as a search builds it: for each storage level (outermost first, the
+// architecture's order) the temporal and the spatial factor of every dimension (the problem's
+// order), the order of the level's temporal and of its spatial loops (dimension indices,
+// outermost loop first, each dimension once; a factor-1 loop may sit anywhere) and the data
+// spaces the level keeps (bit k for data space k). `LoopNestEvaluator::resolve` builds one from
+// a named mapping; `resize` makes an all-ones point (every loop 1, everything kept).
+struct LoopNestPoint {
+  int levels = 0, dims = 0;
+  std::vector<int64_t> temporal, spatial;          // [level * dims + dim]
+  std::vector<int> temporal_order, spatial_order;  // [level * dims + position]
+  std::vector<uint64_t> keep;                      // [level], bit k: data space k
+
+  void resize(int num_levels, int num_dims, int num_data_spaces);
+  int64_t& temporal_factor(int level, int dim) { return temporal[level * dims + dim]; }
+  int64_t& spatial_factor(int level, int dim) { return spatial[level * dims + dim]; }
+};
+
+// The figures a search ranks mappings by.
+struct LoopNestSummary {
+  LoopNestStatus status = LoopNestStatus::kOk;
+  int64_t cycles = 0;
+  double energy_pj = 0;
+  double utilization = 0;
+  bool ok() const { return status == LoopNestStatus::kOk; }
+};
+
+// Scratch space of LoopNestEvaluator::evaluate: sized on first use, then reused, so evaluation
+// allocates nothing. One per thread; its contents are the evaluator's business.
+struct LoopNestWorkspace {
+  struct Loop {
+    int dim = 0;
+    int64_t bound = 1;
+    int level = 0;
+    bool spatial = false;
+  };
+  std::vector<Loop> loops;      // outermost first, bound-1 loops dropped
+  std::vector<int> first_loop;  // [level]: index of its first loop; [levels] = loops.size()
+  std::vector<int64_t> ext;     // [level * dims + dim]: ext_i, levels + 1 rows
+  std::vector<int64_t> above;   // [level * dims + dim]: temporal bounds of levels < i
+  std::vector<int64_t> reads, fills, updates;  // [level * data spaces + ds]
+  std::vector<int64_t> level_cycles;           // [level]
+  // Where evaluation stopped or what it flagged, for the reason text: the level, dimension or
+  // data space concerned and the figures compared.
+  int fault_level = -1, fault_dim = -1, fault_ds = -1;
+  int64_t fault_value = 0, fault_limit = 0;
+};
+
+// The loop-nest model prepared for one problem on one architecture, for evaluating many
+// mappings: names resolved to indices and every component's action energies looked up once.
+// `p`, `h` and `ert` must outlive it. evaluate_loopnest(p, h, m, ert) equals
+// evaluate_full(resolve(m)) whenever resolve succeeds.
+class LoopNestEvaluator {
+ public:
+  LoopNestEvaluator(const workload::Einsum& p, const arch::Hierarchy& h,
+                    const arch::EnergyTable* ert);
+
+  int levels() const { return n_; }
+  int dims() const { return nd_; }
+  int data_spaces() const { return nds_; }
+  // The problem's operations (0 when over 2^50).
+  int64_t macs() const { return too_many_operations_ ? 0 : macs_; }
+  // Why no mapping of this problem can be evaluated (over 2^50 operations, no storage level,
+  // a projection naming an unknown dimension), or "".
+  std::string problem_error() const;
+
+  // Turns a named mapping into `out` (levels without a directive: factors 1, permutation as
+  // the problem lists the dimensions, everything kept; dummy levels keep nothing). Returns ""
+  // or why the names do not fit the problem and architecture.
+  std::string resolve(const mapping::LoopNest& m, LoopNestPoint* out) const;
+
+  // Cycles, energy and status of `x` (any point of the right size: factors whose products are
+  // not the bounds, an outermost bypass, a fan-out or capacity overrun come back as the
+  // status). Allocation-free once `ws` has served one evaluation of this shape; thread-safe
+  // with a workspace per thread.
+  LoopNestSummary evaluate(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+
+  // Everything evaluate_loopnest reports, with the reason text of a failed status.
+  LoopNestResult evaluate_full(const LoopNestPoint& x) const;
+
+ private:
+  struct Term {
+    int dim;
+    int64_t coef;
+  };
+  struct LevelEnergy {
+    double read = 0, write = 0, update = 0, leak = 0;  // pJ per action (block access)
+  };
+  int64_t footprint(int ds, const int64_t* ext) const;
+  int64_t received(int ds, int child, const LoopNestWorkspace& ws) const;
+  void build_loops(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  LoopNestStatus check(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  void count_accesses(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  double energy(const LoopNestPoint& x, const LoopNestWorkspace& ws, int64_t cycles,
+                LoopNestResult* out) const;
+  std::string fault_reason(LoopNestStatus status, const LoopNestPoint& x,
+                           const LoopNestWorkspace& ws) const;
+
+  const workload::Einsum& p_;
+  const arch::Hierarchy& h_;
+  int n_ = 0, nd_ = 0, nds_ = 0;
+  int64_t macs_ = 0;
+  bool too_many_operations_ = false;
+  std::string bad_projection_;
+  std::vector<int64_t> bounds_;            // [dim]
+  std::vector<int> axis_begin_;            // [ds]: first axis in axis_terms_; [nds] = end
+  std::vector<int> term_begin_;            // [axis]: first term in terms_; [axes] = end
+  std::vector<Term> terms_;                // every data space's axes' terms
+  std::vector<uint64_t> relevant_;         // [ds]: bit d when the projection uses dim d
+  std::vector<LevelEnergy> level_energy_;  // [level]
+  std::vector<int64_t> fanout_;            // [level]: instances below / instances
+  std::vector<int64_t> clusters_max_;      // [level]: instances / cluster_size, >= 1
+  double compute_pj_ = 0;                  // per operation
+};
+
 }  // namespace sparsemap::cost
