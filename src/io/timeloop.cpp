@@ -546,6 +546,10 @@ TimeloopInputs parse_impl(const std::string& raw, const std::string& file, PartL
     } else if (key == "ART") {
       in.art = parse_art(r, v);
       part = "ART";
+    } else if (key == "mapper" && v.IsMap()) {
+      for (const char* k : {"optimization_metrics", "optimization_metric"})
+        if (v[k] && !v[k].IsNull() && in.optimization_metrics.empty())
+          in.optimization_metrics = r.names(v[k], k);
     }
     if (!part.empty() && locs) locs->where[part] = r.where(kv.first);
     if (!part.empty()) in.sources[part] = file;
@@ -636,6 +640,7 @@ TimeloopInputs read_timeloop_files(const std::vector<std::string>& paths) {
     merge(all.mapping, in.mapping, "mapping");
     merge(all.ert, in.ert, "ERT");
     merge(all.art, in.art, "ART");
+    if (all.optimization_metrics.empty()) all.optimization_metrics = in.optimization_metrics;
   }
   return all;
 }

@@ -22,6 +22,9 @@ struct TimeloopInputs {
   std::optional<mapping::LoopNest> mapping;
   std::optional<arch::EnergyTable> ert;
   std::optional<arch::AreaTable> art;
+  // The mapper's `optimization_metrics` (v0.4; `optimization_metric` in older files), as
+  // written: the mapper's default objective. Other mapper settings are not read.
+  std::vector<std::string> optimization_metrics;
   // Part ("problem", "architecture", "mapping", "ERT", "ART") -> the file it came from.
   std::map<std::string, std::string> sources;
 };

@@ -1,0 +1,125 @@
+// Exhaustive enumeration of a Timeloop map space (MapSpace::enumerate, map_space.h): every
+// split of each prime power over a dimension's free slots (and, for a free mesh split, each
+// axis), then every order of each level's free temporal loops whose factor is over 1, then
+// every choice of the free keep / bypass bits. Points differing only in where a factor-1 loop
+// sits are one point.
+#include <algorithm>
+#include <numeric>
+
+#include "sparsemap/dse/timeloop/map_space.h"
+
+namespace sparsemap::dse::timeloop {
+namespace {
+
+struct Group {
+  int dim;
+  int64_t prime;
+  int exponent;
+};
+
+uint64_t saturating_mul(uint64_t a, uint64_t b, uint64_t cap) {
+  if (a == 0 || b == 0) return 0;
+  return a > cap / b ? cap : std::min(cap, a * b);
+}
+
+}  // namespace
+
+bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&)>& visit) const {
+  std::vector<Group> groups;
+  for (const Prime& pr : primes_) {
+    if (!groups.empty() && groups.back().dim == pr.dim && groups.back().prime == pr.value)
+      ++groups.back().exponent;
+    else
+      groups.push_back({pr.dim, pr.value, 1});
+  }
+  // The free temporal dimensions of each level (not in a fixed part of its permutation).
+  std::vector<std::vector<int>> free(n_);
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < nd_; ++k) {
+      const LevelRules& r = rules_[i];
+      const auto in = [k](const std::vector<int>& v) {
+        return std::find(v.begin(), v.end(), k) != v.end();
+      };
+      if (!in(r.temporal_inner) && !in(r.temporal_outer)) free[i].push_back(k);
+    }
+  const uint64_t cap = limit + 1;
+  uint64_t count = 0;
+  bool counting = true, go_on = true;
+
+  // Orders and keeps of one complete factor placement.
+  auto leaf = [&](const Placement& pl) {
+    std::vector<std::vector<int>> moving(n_);  // free dims whose temporal factor is over 1
+    uint64_t n = uint64_t{1} << std::min<size_t>(keep_genes_.size(), 63);
+    for (int i = 0; i < n_; ++i) {
+      for (int k : free[i])
+        if (pl.temporal[static_cast<size_t>(i) * nd_ + k] > 1) moving[i].push_back(k);
+      for (size_t f = 2; f <= moving[i].size(); ++f) n = saturating_mul(n, f, cap);
+    }
+    if (counting) {
+      count = std::min(cap, count + n);
+      go_on = count <= limit;
+      return;
+    }
+    std::vector<double> key(static_cast<size_t>(n_) * nd_, -1.0);  // factor-1 dims innermost
+    std::function<void(int)> orders = [&](int i) {
+      if (!go_on) return;
+      if (i == n_) {
+        for (uint64_t mask = 0; go_on && mask < (uint64_t{1} << keep_genes_.size()); ++mask)
+          go_on = visit(finish(
+              pl, [&](int l, int k) { return key[static_cast<size_t>(l) * nd_ + k]; },
+              [&](size_t j) { return (mask >> j & 1) != 0; }));
+        return;
+      }
+      std::vector<int> perm = moving[i];
+      do {
+        for (size_t pos = 0; pos < perm.size(); ++pos)
+          key[static_cast<size_t>(i) * nd_ + perm[pos]] = static_cast<double>(pos);
+        orders(i + 1);
+      } while (go_on && std::next_permutation(perm.begin(), perm.end()));
+    };
+    orders(0);
+  };
+
+  // Places group g's exponent over the slots of its dimension from slot s on.
+  std::function<void(size_t, size_t, int, Placement&)> place_group = [&](size_t g, size_t s,
+                                                                         int left, Placement& pl) {
+    if (!go_on) return;
+    if (g == groups.size()) {
+      if (pl.feasible) leaf(pl);
+      return;
+    }
+    const Group& gr = groups[g];
+    const auto& slots = slots_[gr.dim];
+    if (s == slots.size()) {
+      if (left == 0) place_group(g + 1, 0, g + 1 < groups.size() ? groups[g + 1].exponent : 0, pl);
+      return;
+    }
+    const Slot& slot = slots[s];
+    const size_t at = static_cast<size_t>(slot.level) * nd_ + gr.dim;
+    // A free mesh axis is chosen when the dimension's spatial loop first gets a factor.
+    const bool choose_axis =
+        slot.spatial && pl.spatial[at] == 1 && axis_of(slot.level, gr.dim, nullptr) < 0;
+    place_group(g, s + 1, left, pl);  // none of this prime here
+    for (int axis = 0; axis < (choose_axis ? 2 : 1); ++axis) {
+      Placement next = pl;
+      if (choose_axis) next.axis[at] = axis;
+      for (int a = 1; a <= left && go_on; ++a) {
+        if (!fits(next, slot, gr.dim, gr.prime)) break;
+        put(next, slot, gr.dim, gr.prime);
+        place_group(g, s + 1, left - a, next);
+      }
+    }
+  };
+
+  for (int pass = 0; pass < 2; ++pass) {
+    counting = pass == 0;
+    go_on = true;
+    Placement pl = start_placement(nullptr);
+    if (!pl.feasible) return true;  // fixed spatial factors over a mesh axis: no point at all
+    place_group(0, 0, groups.empty() ? 0 : groups[0].exponent, pl);
+    if (counting && count > limit) return false;
+  }
+  return true;
+}
+
+}  // namespace sparsemap::dse::timeloop
