@@ -540,8 +540,16 @@ void register_map(CLI::App& app) {
   auto a = std::make_shared<MapArgs>();
   cmd->add_option("--model", a->model, "Zoo model name or model file (.m, .csv, .onnx)");
   cmd->add_option("--mapping", a->mapping, "MAESTRO .m file: its layers (dataflows ignored)");
-  cmd->add_option("--hw", a->hw, "Accelerator: a preset name, a MAESTRO .m file or a YAML file")
+  cmd->add_option("--hw", a->hw,
+                  "Accelerator: a preset name, a MAESTRO .m file, a YAML file, or a Timeloop "
+                  "architecture (.yaml with its constraints, or a parsed-processed-input.yaml)")
       ->required();
+  auto t = std::make_shared<TimeloopMapArgs>();
+  cmd->add_option("--ert", t->ert,
+                  "Timeloop architecture: its Accelergy ERT (default: the *ERT.yaml beside it)");
+  cmd->add_option("--exhaustive-limit", t->exhaustive_limit,
+                  "Timeloop architecture, --algo auto: enumerate map spaces of at most this many "
+                  "points");
   cmd->add_option("--algo", a->algo,
                   "gamma, ga, random, sa, de, pso, cmaes, oneplusone, bo, exhaustive");
   cmd->add_option("--budget", a->budget, "Samples (cost evaluations) per distinct layer");
@@ -579,7 +587,31 @@ void register_map(CLI::App& app) {
                 "Every column of the per-layer table (PEs; each template's cycles and nJ), wider "
                 "than 120 columns");
   add_zoo_options(cmd, a->zoo);
-  cmd->callback([a] { run_map(*a); });
+  cmd->callback([a, t, cmd] {
+    if (!is_timeloop_arch_file(a->hw)) return run_map(*a);
+    for (const char* flag :
+         {"--mapping", "--levels", "--divisors-only", "--maestro-compatible", "--constraint",
+          "--mapping-db", "--spatial-seeds", "--mapping-db-out", "--density", "--structure",
+          "--sparse-mode", "--worst-case", "--checkpoint", "--checkpoint-every", "--resume",
+          "--emit-m", "--compare-dataflows", "--wide"})
+      if (cmd->count(flag))
+        throw InputError({std::string("<flag ") + flag + ">"},
+                         std::string(flag) +
+                             " applies to MAESTRO-class accelerators: expected it without a "
+                             "Timeloop architecture");
+    t->hw = a->hw;
+    t->model = a->model;
+    if (cmd->count("--algo")) t->algo = a->algo;
+    if (cmd->count("--budget")) t->budget = a->budget;
+    t->objective = a->objective;
+    t->objective_given = cmd->count("--objective") > 0;
+    t->seed = a->seed;
+    t->threads = a->threads;
+    t->json = a->json;
+    t->quiet = a->quiet;
+    t->zoo = a->zoo;
+    run_map_timeloop(*t);
+  });
 }
 
 }  // namespace sparsemap::cli

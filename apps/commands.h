@@ -44,6 +44,19 @@ void register_schedule(CLI::App& app);   // schedule (G# multi-tenant): apps/cmd
 void register_fuse(CLI::App& app);     // fuse and fuse-train: apps/cmd_fuse.cpp, cmd_fuse_train.cpp
 void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.cpp
 void register_report(CLI::App& app);   // report (one HTML page per model): apps/cmd_report.cpp
+// `map --hw ARCH.yaml` on a Timeloop architecture (apps/cmd_map_timeloop.cpp): the flags of
+// `map` that apply, with Timeloop's defaults where the user gave none.
+struct TimeloopMapArgs {
+  std::string hw, model, ert, algo = "auto", objective, json;
+  bool objective_given = false, warm_start = true, quiet = false;
+  int64_t budget = 10000;
+  uint64_t seed = 1, exhaustive_limit = 2'000'000;
+  int threads = 1;
+  workload::ZooOptions zoo;
+};
+// True when `path` is a YAML file that io/timeloop reads as holding an architecture.
+bool is_timeloop_arch_file(const std::string& path);
+void run_map_timeloop(const TimeloopMapArgs& a);
 // timeloop (Timeloop inputs through the loop-nest model): apps/cmd_timeloop.cpp.
 void register_timeloop(CLI::App& app);
 

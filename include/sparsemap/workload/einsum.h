@@ -70,4 +70,16 @@ struct Einsum {
   int64_t operations() const;
 };
 
+struct Layer;
+
+// Timeloop's CNN-layer problem (its layer_shapes' problem_base: dimensions C M R S N P Q G,
+// coefficients Wstride Hstride Wdilation Hdilation, data spaces Weights [C, M, R, S, G],
+// Inputs [N, C, Wdilation R + Wstride P, Hdilation S + Hstride Q, G], Outputs [N, M, Q, P, G])
+// for a GEMM-class layer: Conv / TrConv with P, Q the output rows and columns (stride and
+// dilation as the coefficients); NgConv with G groups; DsConv with G = C channels and C = M =
+// 1; Fc as N x M outputs over C inputs; Gemm O[M][N] += A[M][K] B[K][N] as P = M, C = K,
+// M = N (B the weights); BatchedGemm the same with G = batch. The MACs equal layer.macs().
+// Throws InputError naming the layer for a NonGEMM kind.
+Einsum to_einsum(const Layer& layer);
+
 }  // namespace sparsemap::workload
