@@ -9,24 +9,15 @@
 
 #include "sparsemap/error.h"
 #include "sparsemap/io/subprocess.h"
+#include "support/temp_dir.h"
 
 namespace sparsemap::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh temporary folder, removed with everything in it at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("sparsemap_gnuplot_test_" +
-            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : testing::TempDir {
+  TempDir() : testing::TempDir("gnuplot_test") {}
 };
 
 TEST(Gnuplot, QuotesByGnuplotRules) {

@@ -479,34 +479,13 @@ arch::AreaTable parse_art(const Reader& r, const YAML::Node& node) {
   return t;
 }
 
-// The first "{{", "{%" or "{#" of `text`, as line/column (1-based); {0, 0} when none.
-std::pair<int, int> find_jinja(const std::string& text) {
-  int line = 1, col = 1;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '{' && i + 1 < text.size() &&
-        (text[i + 1] == '{' || text[i + 1] == '%' || text[i + 1] == '#'))
-      return {line, col};
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return {0, 0};
-}
-
 // Where each part came from (for the merge's error).
 struct PartLocations {
   std::map<std::string, SourceLocation> where;
 };
 
-TimeloopInputs parse_impl(const std::string& raw, const std::string& file, PartLocations* locs) {
-  const std::string text(without_bom(raw));
-  if (const auto [line, col] = find_jinja(text); line > 0)
-    throw InputError({file, line, col},
-                     "this file holds Jinja templating ('{{', '{%' or '{#'); render it first "
-                     "(timeloopfe does) and pass the rendered YAML");
+TimeloopInputs parse_document(const std::string& text, const std::string& file,
+                              PartLocations* locs) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -518,6 +497,7 @@ TimeloopInputs parse_impl(const std::string& raw, const std::string& file, PartL
     throw InputError(at(file, root.Mark()),
                      "expected a Timeloop input: a mapping with problem, architecture, mapping, "
                      "ERT or ART");
+  timeloop_detail::apply_merge_keys(r, root);
   TimeloopInputs in;
   YAML::Node arch_node, constraints;
   std::set<std::string> seen;
@@ -560,6 +540,18 @@ TimeloopInputs parse_impl(const std::string& raw, const std::string& file, PartL
                      "expected a Timeloop input: none of problem, architecture, mapping, ERT or "
                      "ART is a top-level key here");
   return in;
+}
+
+// Includes expanded, then parsed; an error inside an included file names that file and line.
+TimeloopInputs parse_impl(const std::string& raw, const std::string& file, PartLocations* locs) {
+  const timeloop_detail::IncludedText inc =
+      timeloop_detail::expand_includes(std::string(without_bom(raw)), file);
+  try {
+    return parse_document(inc.text, file, locs);
+  } catch (const InputError& e) {
+    if (e.where().file != file) throw;
+    throw InputError(inc.origin(e.where()), e.message());
+  }
 }
 
 }  // namespace

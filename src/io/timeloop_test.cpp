@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sparsemap/error.h"
+#include "support/temp_dir.h"
 #include "support/test_data.h"
 
 namespace sparsemap::io {
@@ -309,11 +310,54 @@ TEST(TimeloopFiles, MapperProcessedInputHasNoMappingAndExtraInstanceKeys) {
 
 TEST(TimeloopErrors, JinjaIsRefused) {
   EXPECT_EQ(parse_error("problem:\n  instance:\n    C: {{C}}\n"),
-            "in.yaml:3:8: this file holds Jinja templating ('{{', '{%' or '{#'); render it first "
-            "(timeloopfe does) and pass the rendered YAML");
+            "in.yaml:3:8: this file holds Jinja templating ('{{', '{%' or '{#') other than "
+            "{{include_text('file')}}; render it first (timeloopfe does) and pass the rendered "
+            "YAML");
   EXPECT_EQ(parse_error("{% set x = 1 %}\nproblem: {}\n"),
-            "in.yaml:1:1: this file holds Jinja templating ('{{', '{%' or '{#'); render it first "
-            "(timeloopfe does) and pass the rendered YAML");
+            "in.yaml:1:1: this file holds Jinja templating ('{{', '{%' or '{#') other than "
+            "{{include_text('file')}}; render it first (timeloopfe does) and pass the rendered "
+            "YAML");
+}
+
+// The layer_shapes form: {{include_text('...')}} of a base holding an anchor, merged by '<<<'.
+TEST(TimeloopInclude, LayerShapesIncludeAndDeepMerge) {
+  const testing::TempDir t("timeloop_include");
+  t.write("base.yaml",
+          "base_ignore: &base\n"
+          "  instance: {C: 1, M: 1, H: 1}\n"
+          "  shape:\n"
+          "    name: mm\n"
+          "    dimensions: [C, M]\n"
+          "    data_spaces:\n"
+          "    - {name: A, projection: [[[C]]]}\n"
+          "    - {name: Z, projection: [[[M]]], read_write: true}\n");
+  const std::string f = t.write("net/01.yaml",
+                                "{{include_text('../base.yaml')}}\n"
+                                "problem:\n"
+                                "  <<<: *base\n"
+                                "  instance: {C: 64}\n");
+  const auto in = read_timeloop_files({f});
+  ASSERT_TRUE(in.problem);
+  EXPECT_EQ(in.problem->name, "mm");
+  EXPECT_EQ(in.problem->bound("C"), 64);
+  EXPECT_EQ(in.problem->bound("M"), 1);
+  // An error in the included text names the included file and its line.
+  t.write("bad.yaml", "base_ignore: &base\n  instance: {C: 0}\n  shape: {name: x}\n");
+  const std::string g =
+      t.write("net/02.yaml", "{{ include_text('../bad.yaml') }}\nproblem:\n  <<<: *base\n");
+  const std::string e = error_of([&] { read_timeloop_files({g}); });
+  EXPECT_EQ(e.rfind((t.path / "net/../bad.yaml").string() + ":", 0), 0u) << e;
+  // A missing include is an error at the directive; other Jinja is still refused.
+  const std::string h = t.write("net/03.yaml", "x: 1\n{{include_text('nope.yaml')}}\n");
+  EXPECT_NE(
+      error_of([&] { read_timeloop_files({h}); }).find(h + ":2:1: cannot include 'nope.yaml'"),
+      std::string::npos);
+  const std::string k = t.write("net/04.yaml", "{{include_text(name)}}\n");
+  EXPECT_NE(error_of([&] { read_timeloop_files({k}); }).find(k + ":1:1: this file holds Jinja"),
+            std::string::npos);
+  const std::string m = t.write("net/05.yaml", "problem:\n  <<<: 3\n");
+  EXPECT_NE(error_of([&] { read_timeloop_files({m}); }).find("expected a mapping (an anchored one"),
+            std::string::npos);
 }
 
 TEST(TimeloopErrors, MalformedInputsSayWhereAndWhat) {

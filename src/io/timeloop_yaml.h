@@ -65,6 +65,22 @@ arch::Hierarchy parse_architecture(const Reader& r, const YAML::Node& node,
 }  // namespace sparsemap::io::timeloop_detail
 
 namespace sparsemap::io::timeloop_detail {
+
+// A file's text with its `{{include_text('path')}}` directives replaced by the named files'
+// texts (relative to the including file, nested up to 8 deep), and where each line came from.
+// Any other Jinja ('{{', '{%', '{#') is an InputError at its line and column.
+struct IncludedText {
+  std::string text;
+  std::vector<std::pair<std::string, int>> origins;  // [line - 1]: (file, line)
+  // `at` (a location in `text`) as the file and line it came from.
+  SourceLocation origin(const SourceLocation& at) const;
+};
+IncludedText expand_includes(const std::string& text, const std::string& file);
+
+// Replaces every `<<<: *anchor` entry of `root` (at any depth) by a deep merge of the anchored
+// mapping under the entries beside it, which win.
+void apply_merge_keys(const Reader& r, YAML::Node root);
+
 // A node that holds something: yaml-cpp's default Node converts to true, so "absent" is null.
 inline bool given(const YAML::Node& n) { return n.IsDefined() && !n.IsNull(); }
 }  // namespace sparsemap::io::timeloop_detail
