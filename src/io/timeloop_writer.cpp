@@ -1,6 +1,7 @@
 // Writer of Timeloop v0.4's map.yaml (io/timeloop.h), the inverse of the mapping reader.
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <string>
 
 #include "sparsemap/error.h"
@@ -9,6 +10,46 @@
 namespace sparsemap::io {
 
 namespace {
+
+// Well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF): YAML is
+// Unicode text, and yaml-cpp's emitter turns anything else into U+FFFD, which reads back as
+// another name.
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = 0;
+    uint32_t cp = 0, min = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xe0) == 0xc0) {
+      n = 1, cp = c & 0x1f, min = 0x80;
+    } else if ((c & 0xf0) == 0xe0) {
+      n = 2, cp = c & 0x0f, min = 0x800;
+    } else if ((c & 0xf8) == 0xf0) {
+      n = 3, cp = c & 0x07, min = 0x10000;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size()) return false;  // a truncated sequence
+    for (size_t k = 1; k <= n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+// Throws unless `text` can be written and read back unchanged.
+void check_text(const std::string& text, const std::string& what, size_t index) {
+  if (!valid_utf8(text))
+    throw InputError({"<mapping>", 0, 0}, "mapping directive " + std::to_string(index) +
+                                              ": cannot write " + what + " " +
+                                              quote_input(text, 40) + " (expected UTF-8 text)");
+}
 
 bool is_factor_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -51,6 +92,10 @@ std::string write_timeloop_mapping(const mapping::LoopNest& m) {
     if (d.target.empty())
       throw InputError({"<mapping>", 0, 0},
                        "mapping directive " + std::to_string(i) + " has no target");
+    check_text(d.target, "the target", i);
+    check_text(d.permutation, "the permutation", i);
+    for (const auto& n : d.keep) check_text(n, "the name", i);
+    for (const auto& n : d.bypass) check_text(n, "the name", i);
     const bool dataspace = d.kind == mapping::DirectiveKind::kDataspace;
     out << YAML::BeginMap;
     out << YAML::Key << "target" << YAML::Value << d.target;

@@ -14,6 +14,16 @@ namespace {
 
 using mapping::DirectiveKind;
 
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 mapping::LoopNestDirective directive(std::string target, DirectiveKind kind,
                                      std::vector<mapping::LoopFactor> factors = {},
                                      std::string permutation = "", int split = -1,
@@ -81,6 +91,27 @@ TEST(TimeloopWriter, RefusesWhatCannotReadBack) {
   EXPECT_THROW(write_timeloop_mapping(m), InputError);
   m.directives[0].factors = {{"R", 0}};
   EXPECT_THROW(write_timeloop_mapping(m), InputError);
+}
+
+// Fuzz finding (timeloop_mapping): a target holding bytes that are not UTF-8 ("outpu\xff\xff\t")
+// was written by yaml-cpp as U+FFFD and read back as another name. Such text is refused;
+// well-formed UTF-8, tabs and YAML's special characters are written and read back equal.
+TEST(TimeloopWriter, NamesMustBeUtf8AndReadBackEqual) {
+  mapping::LoopNest m;
+  m.directives.push_back(directive("outpu\xff\xff\t_reg", DirectiveKind::kTemporal, {{"R", 1}}));
+  EXPECT_EQ(error_of([&] { write_timeloop_mapping(m); }),
+            "<mapping>: mapping directive 0: cannot write the target 'outpu\xff\xff\\x09_reg' "
+            "(expected UTF-8 text)");
+  for (const char* bad : {"\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "a\xe2\x82"}) {
+    m.directives[0].target = bad;
+    EXPECT_THROW(write_timeloop_mapping(m), InputError) << bad;
+  }
+  m.directives[0] = directive("caf\xc3\xa9 \t- [x]: #y", DirectiveKind::kDataspace, {}, "", -1,
+                              {"\xf0\x9f\x98\x80", "&a", "*b", "!c", "null", "~", "'q'"},
+                              {"\"d\"", "- e", "? f"});
+  const auto back = parse_timeloop_yaml(write_timeloop_mapping(m), "w.yaml");
+  ASSERT_TRUE(back.mapping);
+  EXPECT_EQ(*back.mapping, m);
 }
 
 // Every map.yaml Timeloop's tutorial and example designs hold (the exercises' hand-written ones
