@@ -51,6 +51,21 @@ void check_text(const std::string& text, const std::string& what, size_t index) 
                                               quote_input(text, 40) + " (expected UTF-8 text)");
 }
 
+// `s` as a YAML scalar: double-quoted (where yaml-cpp escapes control characters) when it holds
+// a control character or non-ASCII text, since yaml-cpp's plain style keeps a carriage return
+// raw, which its reader then takes as a line break; otherwise as the emitter chooses (plain, or
+// quoted where YAML needs it).
+void text(YAML::Emitter& out, const std::string& s) {
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7f) {
+      out << YAML::DoubleQuoted << s;
+      return;
+    }
+  }
+  out << s;
+}
+
 bool is_factor_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -77,7 +92,7 @@ void names(YAML::Emitter& out, const char* key, const std::vector<std::string>& 
   out << YAML::Key << key << YAML::Value;
   if (v.empty()) out << YAML::Flow;
   out << YAML::BeginSeq;
-  for (const std::string& n : v) out << n;
+  for (const std::string& n : v) text(out, n);
   out << YAML::EndSeq;
 }
 
@@ -98,13 +113,17 @@ std::string write_timeloop_mapping(const mapping::LoopNest& m) {
     for (const auto& n : d.bypass) check_text(n, "the name", i);
     const bool dataspace = d.kind == mapping::DirectiveKind::kDataspace;
     out << YAML::BeginMap;
-    out << YAML::Key << "target" << YAML::Value << d.target;
+    out << YAML::Key << "target" << YAML::Value;
+    text(out, d.target);
     out << YAML::Key << "type" << YAML::Value
         << (d.kind == mapping::DirectiveKind::kTemporal  ? "temporal"
             : d.kind == mapping::DirectiveKind::kSpatial ? "spatial"
                                                          : "datatype");
     if (!d.factors.empty()) out << YAML::Key << "factors" << YAML::Value << factors_text(d, i);
-    if (!d.permutation.empty()) out << YAML::Key << "permutation" << YAML::Value << d.permutation;
+    if (!d.permutation.empty()) {
+      out << YAML::Key << "permutation" << YAML::Value;
+      text(out, d.permutation);
+    }
     if (d.split >= 0) out << YAML::Key << "split" << YAML::Value << d.split;
     if (dataspace || !d.keep.empty()) names(out, "keep", d.keep);
     if (dataspace || !d.bypass.empty()) names(out, "bypass", d.bypass);

@@ -114,6 +114,22 @@ TEST(TimeloopWriter, NamesMustBeUtf8AndReadBackEqual) {
   EXPECT_EQ(*back.mapping, m);
 }
 
+// Fuzz finding (timeloop_mapping): a target ending in carriage returns ("MainMemory\r\r...") was
+// written plain with the raw bytes, and yaml-cpp read them back as line breaks, one fewer. Text
+// with control characters (or non-ASCII) is now double-quoted, where the emitter escapes them.
+TEST(TimeloopWriter, ControlCharactersAreQuotedAndReadBackEqual) {
+  mapping::LoopNest m;
+  m.directives.push_back(directive("MainMemory\r\r\r", DirectiveKind::kDataspace, {}, "", -1,
+                                   {"Weig\rts", "\x7f", "\x01\n"}, {"O\x1b[0m"}));
+  m.directives.push_back(
+      directive("\rBuf\xc2\x85\xe2\x80\xa8", DirectiveKind::kTemporal, {{"R", 3}}, "R\r"));
+  const std::string text = write_timeloop_mapping(m);
+  EXPECT_NE(text.find("target: \"MainMemory\\r\\r\\r\""), std::string::npos) << text;
+  const auto back = parse_timeloop_yaml(text, "w.yaml");
+  ASSERT_TRUE(back.mapping);
+  EXPECT_EQ(*back.mapping, m) << text;
+}
+
 // Every map.yaml Timeloop's tutorial and example designs hold (the exercises' hand-written ones
 // with "R=3" factors and `type: dataspace`, timeloop-mapper's with "R3" and `type: datatype`).
 std::vector<std::string> committed_maps(const std::string& dir) {
