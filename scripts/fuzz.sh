@@ -50,12 +50,18 @@ seed_patterns() {
     onnx) echo '*.onnx' ;;
     mtx) echo '*.mtx' ;;
     npy) echo '*.npy' ;;
+    timeloop_arch) echo '*.arch.yaml arch.yaml parsed-processed-input.yaml' ;;
+    timeloop_problem) echo '*.prob.yaml parsed-processed-input.yaml' ;;
+    timeloop_mapping) echo '*.map.yaml' ;;
+    timeloop_ert) echo '*.ERT.yaml' ;;
+    timeloop_art) echo '*.ART.yaml' ;;
     *) echo '' ;;
   esac
 }
 max_len() {
   case $1 in
     onnx) echo 65536 ;;
+    timeloop_arch | timeloop_problem) echo 32768 ;;
     map_checkpoint | search_checkpoint | mapping_db | codesign_checkpoint | fusion_checkpoint)
       echo 32768 ;;
     *) echo 16384 ;;
@@ -78,13 +84,19 @@ for t in "${targets[@]}"; do
   for p in $(seed_patterns "$t"); do
     while IFS= read -r -d '' f; do
       [[ $t == dfsl && $f == *.hw.m ]] && continue
-      cp -n "$f" "$corpus/repo_$(echo "${f#"$root"/}" | tr '/' '_')"
+      name="repo_$(echo "${f#"$root"/}" | tr '/' '_')"
+      if [[ $t == timeloop_mapping ]]; then  # the first byte 0: a YAML document follows
+        [[ -e $corpus/$name ]] || { printf '\0'; cat "$f"; } >"$corpus/$name"
+        continue
+      fi
+      cp -n "$f" "$corpus/$name"
     done < <(find "$root/data" "$root/tests" -name "$p" -type f -size -1024k -print0 2>/dev/null)
   done
   dict=()
   case $t in
     maestro_hw | arch_yaml) dict=(-dict="$root/fuzz/arch.dict") ;;
     mapping_db | *_checkpoint) dict=(-dict="$root/fuzz/json.dict") ;;
+    timeloop_*) dict=(-dict="$root/fuzz/timeloop.dict") ;;
     *) [[ -f $root/fuzz/$t.dict ]] && dict=(-dict="$root/fuzz/$t.dict") ;;
   esac
   rc=0

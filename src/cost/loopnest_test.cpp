@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -452,6 +454,53 @@ TEST(LoopNestEvaluator, BadPointsAreStatuses) {
   auto m = *in.mapping;
   m.directives[0].permutation = "PP";
   EXPECT_EQ(ev.resolve(m, &y), "mapping: MainMemory's permutation names 'P' twice");
+
+// The files of the one design a committed map.yaml belongs to: the processed input and ERT
+// beside a timeloop-mapper map, or the exercise's arch/*.yaml, prob/*.yaml and the first
+// ref-output ERT (any run of the exercise: the same architecture) for a hand-written one.
+std::vector<std::string> design_of(const std::filesystem::path& map) {
+  namespace fs = std::filesystem;
+  const fs::path dir = map.parent_path();
+  if (fs::exists(dir / "parsed-processed-input.yaml"))
+    return {(dir / "parsed-processed-input.yaml").string(), map.string(),
+            (dir / "timeloop-mapper.ERT.yaml").string()};
+  std::vector<std::string> files = {map.string()}, erts;
+  const fs::path ex = dir.parent_path();
+  for (const char* sub : {"arch", "prob"})
+    for (const auto& e : fs::directory_iterator(ex / sub)) files.push_back(e.path().string());
+  for (const auto& e : fs::recursive_directory_iterator(ex / "ref-output"))
+    if (e.path().filename() == "timeloop-model.ERT.yaml") erts.push_back(e.path().string());
+  std::sort(erts.begin(), erts.end());
+  if (!erts.empty()) files.push_back(erts.front());
+  return files;
+}
+
+// Every committed map.yaml, written by io::write_timeloop_mapping and read back, evaluates to
+// exactly what the file itself evaluates to, on its own design.
+TEST(LoopNest, WrittenMappingsEvaluateIdentically) {
+  SPARSEMAP_TEST_DATA(dir, "timeloop");
+  int maps = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() < 9 || name.substr(name.size() - 9) != ".map.yaml") continue;
+    ++maps;
+    const auto in = io::read_timeloop_files(design_of(e.path()));
+    ASSERT_TRUE(in.problem && in.arch && in.mapping && in.ert) << name;
+    const auto back =
+        io::parse_timeloop_yaml(io::write_timeloop_mapping(*in.mapping), name + " (written)");
+    ASSERT_TRUE(back.mapping) << name;
+    const auto a = evaluate_loopnest(*in.problem, *in.arch, *in.mapping, &*in.ert);
+    const auto b = evaluate_loopnest(*in.problem, *in.arch, *back.mapping, &*in.ert);
+    ASSERT_TRUE(a.ok()) << e.path() << ": " << a.reason;
+    EXPECT_GT(a.energy_pj, 0) << name;
+    EXPECT_EQ(b.status, a.status) << name;
+    EXPECT_EQ(b.cycles, a.cycles) << name;
+    EXPECT_EQ(b.utilization, a.utilization) << name;
+    EXPECT_EQ(b.energy_pj, a.energy_pj) << name;
+    EXPECT_EQ(b.compute_energy_pj, a.compute_energy_pj) << name;
+    EXPECT_EQ(b.levels, a.levels) << name;
+  }
+  EXPECT_EQ(maps, 19);
 }
 
 }  // namespace

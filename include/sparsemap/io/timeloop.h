@@ -1,5 +1,6 @@
 // Readers of Timeloop's and Accelergy's YAML: problem, architecture (v0.4 tag form and the
-// flattened parsed-processed-input form, v0.3 keys too), mapping, ERT and ART.
+// flattened parsed-processed-input form, v0.3 keys too), mapping, ERT and ART; a writer of
+// Timeloop's mapping.
 #pragma once
 
 #include <map>
@@ -56,5 +57,14 @@ TimeloopInputs read_timeloop_files(const std::vector<std::string>& paths);
 // Throws InputError at `where` (column advanced to the offending character when known).
 std::vector<mapping::LoopFactor> parse_timeloop_factors(const std::string& text,
                                                         const SourceLocation& where);
+
+// `m` as Timeloop v0.4's map.yaml (`mapping:` list, one entry per directive in order), written
+// with yaml-cpp's emitter: target, type (temporal, spatial, or datatype as timeloop-mapper
+// writes it), factors "R=3 P=16" (omitted when empty), permutation as stored (omitted when
+// empty), split (spatial, only when >= 0), keep and bypass (datatype entries always, others only
+// when non-empty). parse_timeloop_yaml of the text gives back a mapping equal to `m` (names are
+// quoted by the emitter where YAML needs it). Throws InputError when `m` holds what the format
+// cannot carry back (an empty target, a factor name the factor syntax cannot read, a factor < 1).
+std::string write_timeloop_mapping(const mapping::LoopNest& m);
 
 }  // namespace sparsemap::io
