@@ -361,6 +361,25 @@ LoopNestResult evaluate_loopnest(const workload::Einsum& p, const arch::Hierarch
     if (s.write_bandwidth > 0) t = std::max(t, wr / s.write_bandwidth);
     if (s.shared_bandwidth > 0) t = std::max(t, (rd + wr) / s.shared_bandwidth);
     level_cycles[i] = static_cast<int64_t>(std::ceil(t - 1e-9));
+    // A level that throttles the run takes ceil(C / slowdown) cycles, computed as Timeloop
+    // does, in doubles: demand_r = sum over data spaces of reads / C (words/cycle, in the
+    // problem's order), demand_w likewise with fills + updates, slowdown = min(1, read_bw /
+    // demand_r, write_bw / demand_w, shared_bw / (demand_r + demand_w)). Mathematically this is
+    // ceil(t); the rounding of the doubles can add one cycle (15604736 reads at 16 words/cycle
+    // over C = 602112: 975297 cycles, not 975296), and Timeloop reports that one.
+    const double c = static_cast<double>(r.compute_cycles);
+    double demand_r = 0, demand_w = 0, slowdown = 1;
+    for (int ds = 0; ds < nds && c > 0; ++ds) {
+      demand_r += static_cast<double>(counts[i][ds].reads) / c;
+      demand_w += static_cast<double>(counts[i][ds].fills + counts[i][ds].updates) / c;
+    }
+    if (s.read_bandwidth > 0 && s.read_bandwidth < demand_r)
+      slowdown = std::min(slowdown, s.read_bandwidth / demand_r);
+    if (s.write_bandwidth > 0 && s.write_bandwidth < demand_w)
+      slowdown = std::min(slowdown, s.write_bandwidth / demand_w);
+    if (s.shared_bandwidth > 0 && s.shared_bandwidth < demand_r + demand_w)
+      slowdown = std::min(slowdown, s.shared_bandwidth / (demand_r + demand_w));
+    if (slowdown < 1) level_cycles[i] = static_cast<int64_t>(std::ceil(c / slowdown));
     r.cycles = std::max(r.cycles, level_cycles[i]);
   }
   r.utilization = r.cycles > 0 ? static_cast<double>(r.macs) /

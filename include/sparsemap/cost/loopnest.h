@@ -112,6 +112,11 @@ struct LoopNestResult {
 //   cycles_i       = ceil(max(reads / read_bandwidth, (fills + updates) / write_bandwidth,
 //                    (reads + fills + updates) / shared_bandwidth)) over the given bandwidths
 //                    (words/cycle per instance); cycles = max(compute_cycles, cycles_i).
+//                    When cycles_i > compute_cycles (C) it is evaluated as Timeloop does, in
+//                    doubles: ceil(C / slowdown), slowdown = min over the given bandwidths of
+//                    bw / demand, demand = sum over data spaces of words / C (reads for
+//                    read_bandwidth, fills + updates for write, both for shared); its rounding
+//                    can exceed the exact ceil by one cycle, as Timeloop's does.
 //   utilization    = macs / (cycles x compute instances).
 //   clusters_i     = min(utilized_i, instances_i / cluster_size_i) (Timeloop's assumption: the
 //                    utilized instances are spread over every cluster; one access serves one).
