@@ -142,7 +142,9 @@ inline void expect_matches(const LoopNestResult& got, const RefStats& ref, const
     const LoopNestLevel* l = got.level(rl.name);
     ASSERT_NE(l, nullptr) << rl.name;
     EXPECT_EQ(l->instances, rl.instances) << rl.name;
-    if (l->dummy) EXPECT_TRUE(rl.ds.empty()) << rl.name << " keeps nothing";
+    if (l->dummy) {
+      EXPECT_TRUE(rl.ds.empty()) << rl.name << " keeps nothing";
+    }
     ASSERT_EQ(l->dataspaces.size(), rl.ds.size()) << rl.name;
     for (const auto& d : l->dataspaces) {
       const auto it = rl.ds.find(d.name);
