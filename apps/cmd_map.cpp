@@ -547,6 +547,8 @@ void register_map(CLI::App& app) {
   auto t = std::make_shared<TimeloopMapArgs>();
   cmd->add_option("--ert", t->ert,
                   "Timeloop architecture: its Accelergy ERT (default: the *ERT.yaml beside it)");
+  cmd->add_option("--emit-timeloop", t->emit_dir,
+                  "Timeloop architecture: write each layer's best mapping as DIR/<layer>.map.yaml");
   cmd->add_option("--exhaustive-limit", t->exhaustive_limit,
                   "Timeloop architecture, --algo auto: enumerate map spaces of at most this many "
                   "points");

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +19,14 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace tl = dse::timeloop;
+
+// A layer name as a file name: characters other than letters, digits, '-', '_' and '.' become
+// '_' (a zoo layer named "layer1/conv" is written as layer1_conv.map.yaml).
+std::string file_stem(std::string name) {
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  return name.empty() || name[0] == '.' ? "layer" + name : name;
+}
 
 bool is_yaml(const std::string& path) {
   const std::string ext = fs::path(path).extension().string();
@@ -171,6 +180,12 @@ void run_map_timeloop(const TimeloopMapArgs& a) {
     print_table(r);
     std::cout << "EDP/bound: the mapping's EDP over a lower bound (compute, and the outermost "
                  "level's compulsory traffic and energy)\n";
+  }
+  if (!a.emit_dir.empty()) {
+    make_output_dir(a.emit_dir, "--emit-timeloop");
+    for (const auto& row : r.rows)
+      write_text_file((fs::path(a.emit_dir) / (file_stem(row.name) + ".map.yaml")).string(),
+                      io::write_timeloop_mapping(row.r.mapping));
   }
   if (!a.json.empty()) {
     nlohmann::json j = tl::to_json(r);

@@ -48,6 +48,7 @@ void register_report(CLI::App& app);   // report (one HTML page per model): apps
 // `map` that apply, with Timeloop's defaults where the user gave none.
 struct TimeloopMapArgs {
   std::string hw, model, ert, algo = "auto", objective, json;
+  std::string emit_dir;  // --emit-timeloop: one <layer>.map.yaml per layer
   bool objective_given = false, warm_start = true, quiet = false;
   int64_t budget = 10000;
   uint64_t seed = 1, exhaustive_limit = 2'000'000;

@@ -355,8 +355,9 @@ LoopNestSummary LoopNestEvaluator::evaluate(const LoopNestPoint& x, LoopNestWork
     }
   }
   // Cycles: compute (all temporal steps) or the slowest level's bandwidth-limited time.
-  r.cycles = 1;
-  for (int k = 0; k < nd_; ++k) r.cycles *= ws.above[n_ * nd_ + k];
+  int64_t compute = 1;
+  for (int k = 0; k < nd_; ++k) compute *= ws.above[n_ * nd_ + k];
+  r.cycles = compute;
   ws.level_cycles.assign(n_, 0);
   for (int i = 0; i < n_; ++i) {
     const auto& s = h_.storage[i];
@@ -370,6 +371,7 @@ LoopNestSummary LoopNestEvaluator::evaluate(const LoopNestPoint& x, LoopNestWork
     if (s.write_bandwidth > 0) t = std::max(t, wr / s.write_bandwidth);
     if (s.shared_bandwidth > 0) t = std::max(t, (rd + wr) / s.shared_bandwidth);
     ws.level_cycles[i] = static_cast<int64_t>(std::ceil(t - 1e-9));
+    if (ws.level_cycles[i] > compute) ws.level_cycles[i] = throttled_cycles(s, i, compute, ws);
     r.cycles = std::max(r.cycles, ws.level_cycles[i]);
   }
   r.utilization = r.cycles > 0 ? static_cast<double>(macs_) /
@@ -377,6 +379,29 @@ LoopNestSummary LoopNestEvaluator::evaluate(const LoopNestPoint& x, LoopNestWork
                                : 0;
   r.energy_pj = energy(x, ws, r.cycles, nullptr);
   return r;
+}
+
+// A level whose traffic outlasts the compute (C cycles) takes ceil(C / slowdown) cycles,
+// computed as Timeloop 3.0.3 does, in doubles: demand_r = sum over data spaces (problem order)
+// of reads / C words/cycle, demand_w likewise of fills + updates, slowdown = min(1, read_bw /
+// demand_r, write_bw / demand_w, shared_bw / (demand_r + demand_w)). In exact arithmetic this
+// is ceil(words / bw); the doubles' rounding can add one cycle (15,604,736 reads at 16 words/
+// cycle over C = 602,112: 975,297 cycles, not 975,296), and Timeloop reports that one.
+int64_t LoopNestEvaluator::throttled_cycles(const arch::StorageLevel& s, int i, int64_t compute,
+                                            const LoopNestWorkspace& ws) const {
+  const double c = static_cast<double>(compute);
+  double demand_r = 0, demand_w = 0, slowdown = 1;
+  for (int ds = 0; ds < nds_; ++ds) {
+    demand_r += static_cast<double>(ws.reads[i * nds_ + ds]) / c;
+    demand_w += static_cast<double>(ws.fills[i * nds_ + ds] + ws.updates[i * nds_ + ds]) / c;
+  }
+  if (s.read_bandwidth > 0 && s.read_bandwidth < demand_r)
+    slowdown = std::min(slowdown, s.read_bandwidth / demand_r);
+  if (s.write_bandwidth > 0 && s.write_bandwidth < demand_w)
+    slowdown = std::min(slowdown, s.write_bandwidth / demand_w);
+  if (s.shared_bandwidth > 0 && s.shared_bandwidth < demand_r + demand_w)
+    slowdown = std::min(slowdown, s.shared_bandwidth / (demand_r + demand_w));
+  return static_cast<int64_t>(std::ceil(c / slowdown));
 }
 
 // Energy in pJ: compute, then each level's accesses (one access serves a cluster; the utilized

@@ -112,6 +112,11 @@ struct LoopNestResult {
 //   cycles_i       = ceil(max(reads / read_bandwidth, (fills + updates) / write_bandwidth,
 //                    (reads + fills + updates) / shared_bandwidth)) over the given bandwidths
 //                    (words/cycle per instance); cycles = max(compute_cycles, cycles_i).
+//                    When cycles_i > compute_cycles (C) it is evaluated as Timeloop does, in
+//                    doubles: ceil(C / slowdown), slowdown = min over the given bandwidths of
+//                    bw / demand, demand = sum over data spaces of words / C (reads for
+//                    read_bandwidth, fills + updates for write, both for shared); its rounding
+//                    can exceed the exact ceil by one cycle, as Timeloop's does.
 //   utilization    = macs / (cycles x compute instances).
 //   clusters_i     = min(utilized_i, instances_i / cluster_size_i) (Timeloop's assumption: the
 //                    utilized instances are spread over every cluster; one access serves one).
@@ -215,6 +220,8 @@ class LoopNestEvaluator {
   void build_loops(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
   LoopNestStatus check(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
   void count_accesses(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  int64_t throttled_cycles(const arch::StorageLevel& s, int i, int64_t compute,
+                           const LoopNestWorkspace& ws) const;
   double energy(const LoopNestPoint& x, const LoopNestWorkspace& ws, int64_t cycles,
                 LoopNestResult* out) const;
   std::string fault_reason(LoopNestStatus status, const LoopNestPoint& x,
