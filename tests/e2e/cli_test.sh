@@ -422,5 +422,32 @@ run 2 timeloop "$tl/timeloop-model.ERT.yaml" &&
 printf 'mapping:\n- target: Buffer\n  type: temporal\n  factors: R=3 P=x\n' >"$tmp/bad.map.yaml"
 run 2 timeloop "$tmp/bad.map.yaml" && check "timeloop bad factor" grep -q "bad.map.yaml:4:18: expected a positive integer factor for P" "$tmp/err"
 
+# map on a Timeloop architecture: eyeriss_like's default problem, at least as good as the
+# committed timeloop-mapper result (EDP 5.099e12 pJ x cycles), replayed from the emitted map.yaml.
+ey=tests/data/timeloop/example_designs/eyeriss_like
+run 0 map --hw "$ey/parsed-processed-input.yaml" --budget 2000 --quiet --json "$tmp/tlm.json" \
+  --emit-timeloop "$tmp/tlm" &&
+  check "map timeloop json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+l=j['layers'][0]; t=j['total']; \
+assert l['found'] and l['edp']<=5.0993e12 and l['edp']==t['edp'] and l['evaluations']==2000 \
+and l['bound']['edp']<=l['edp'] and j['metrics']==['edp']" "$tmp/tlm.json" &&
+  run 0 timeloop "$ey/parsed-processed-input.yaml" "$tmp/tlm/conv2D.map.yaml" \
+    "$ey/timeloop-mapper.ERT.yaml" --json "$tmp/tlr.json" &&
+  check "map timeloop replays" python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['layers'][0]; \
+r=json.load(open(sys.argv[2])); assert m['cycles']==r['cycles'] and m['energy_pj']==r['energy_pj']" \
+    "$tmp/tlm.json" "$tmp/tlr.json"
+fb=tests/data/timeloop/05-mapper-conv1d+oc-3level/ref-output/freebypass/parsed-processed-input.yaml
+cp "${fb%/*}/timeloop-mapper.ERT.yaml" "$tmp/"  # the ERT beside the edited architectures
+sed 's/factors: R=1,P=16,K=16/factors: R=1,Z=16,K=16/' "$fb" >"$tmp/badc.yaml"
+run 2 map --hw "$tmp/badc.yaml" --quiet &&
+  check "map bad constraint" grep -q "constraints of GlobalBuffer: expected a dimension of Conv1D_OC in 'R=1,Z=16,K=16', found 'Z'" "$tmp/err" &&
+  check "map bad constraint one line" test "$(wc -l <"$tmp/err")" -eq 1
+sed 's/factors: R=1,P=16,K=16/factors: R=1,P=32,K=16/' "$fb" >"$tmp/unsat.yaml"
+run 2 map --hw "$tmp/unsat.yaml" --quiet &&
+  check "map unsatisfiable constraint" grep -q "'P=32' cannot be met: the bound of P is 16" "$tmp/err"
+sed 's/depth: 64$/depth: 1/' "${fb/freebypass/baked}" >"$tmp/nofit.yaml"
+run 2 map --hw "$tmp/nofit.yaml" --quiet &&
+  check "map no mapping fits" grep -q "no mapping of layer Conv1D_OC fits this architecture" "$tmp/err"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]
