@@ -2,6 +2,7 @@
 # Timeloop's own speed on one input, for the side-by-side with our loop-nest model.
 #
 # Usage: bench/timeloop_side_by_side.sh [TIMELOOP_BIN] [REPS]
+#   (our side: build/loopnest_bench, or the LOOPNEST_BENCH environment variable)
 #   TIMELOOP_BIN  folder holding timeloop-model (and, optionally, timeloop-mapper) of
 #                 timeloop v3.0.3; the first argument, or the environment variable of that name.
 #                 Timeloop is not part of this repository: build it from NVlabs/timeloop
@@ -22,7 +23,10 @@
 #      (N2 - N1) / (t2 - t1) over two searches of N1 and N2 valid mappings (search-size), so the
 #      fixed start-up cost (parsing, map-space construction) cancels out.
 # Times are wall and cpu (user + sys) seconds: on a loaded machine, read the cpu ones.
-# Our own evaluator's rate is to be added beside these (same input).
+#   0. ours (build/loopnest_bench on the same files, one thread): loop-nest evaluations per
+#      second of the prepared evaluator on the mapping as a point (what a search calls) and of
+#      evaluate_loopnest from the named mapping (resolution included), cpu time; and the ratios
+#      of timeloop-model's cpu seconds per run and timeloop-mapper's per valid mapping to ours.
 # Measured 2026-12-02 (timeloop v3.0.3, scons -O3 -flto, g++ 12; a shared 2-core x86-64 machine
 # under load 3-6): timeloop-model 0.054 s wall, 0.025 s cpu per run (median of 11);
 # timeloop-mapper 1 thread: 51 valid mappings/s wall, 70 per cpu second (129 tried per cpu s).
@@ -81,6 +85,24 @@ median() {
     awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
 }
 
+# ---- 0. ours: evaluations per cpu second ----------------------------------------------------
+ours_bin="${LOOPNEST_BENCH:-$root/build/loopnest_bench}"
+if [[ ! -x "$ours_bin" ]]; then
+  echo "error: no executable $ours_bin (build the tree, or set LOOPNEST_BENCH)" >&2
+  exit 2
+fi
+"$ours_bin" --benchmark_min_time=1 --benchmark_format=json "$design/parsed-processed-input.yaml" \
+  "$design/timeloop-mapper.map.yaml" "$design/timeloop-mapper.ERT.yaml" >"$work/ours.json"
+ours_rate() {  # items per cpu second of benchmark $1
+  python3 -c "import json,sys; b=[x for x in json.load(open(sys.argv[1]))['benchmarks'] \
+if x['name']==sys.argv[2]][0]; print('%.0f' % (b['iterations']/(b['cpu_time']*b['iterations']*1e-9)))" \
+    "$work/ours.json" "$1"
+}
+point_rate=$(ours_rate LoopNest/Point/given)
+named_rate=$(ours_rate LoopNest/Named/given)
+echo "ours (loopnest_bench, 1 thread): $point_rate evaluations per cpu second as a prepared point," \
+  "$named_rate from the named mapping (resolution included)"
+
 # ---- 1. timeloop-model: seconds per run ------------------------------------------------------
 mkdir -p "$work/model"
 cd "$work/model"
@@ -93,9 +115,13 @@ TIMES="$work/model_times.txt"
 for ((i = 0; i < reps; ++i)); do
   timed "$bin/timeloop-model" ../input.yaml ../map.yaml ../ERT.yaml
 done
-echo "timeloop-model: median $(median 1 <"$TIMES") s wall, $(median 2 <"$TIMES") s cpu per run" \
+model_cpu=$(median 2 <"$TIMES")
+echo "timeloop-model: median $(median 1 <"$TIMES") s wall, $model_cpu s cpu per run" \
   "(one evaluation, inputs parsed and stats written; $reps runs; eyeriss_like default problem," \
   "committed mapper mapping)"
+awk -v c="$model_cpu" -v p="$point_rate" -v n="$named_rate" 'BEGIN {
+  printf "ratio, timeloop-model cpu per run / ours per evaluation: %.0fx (point), %.0fx (named)\n",
+    c * p, c * n }'
 
 # ---- 2. timeloop-mapper: valid mappings per second, 1 thread ---------------------------------
 if [[ ! -x "$bin/timeloop-mapper" ]]; then
@@ -124,7 +150,7 @@ for n in "${sizes[@]}"; do
   tried+=("$(grep "INVALID" out.txt | tail -1 | awk '{print $3}')")
 done
 # The difference of the two searches: start-up (parsing, map-space construction) cancels out.
-paste -d' ' "$TIMES" <(printf '%s\n' "${sizes[@]}") <(printf '%s\n' "${tried[@]}") | awk '
+paste -d' ' "$TIMES" <(printf '%s\n' "${sizes[@]}") <(printf '%s\n' "${tried[@]}") | awk -v p="$point_rate" '
   NR == 1 {w1 = $1; c1 = $2; n1 = $3; m1 = $4}
   NR == 2 {w2 = $1; c2 = $2; n2 = $3; m2 = $4}
   END {
@@ -133,4 +159,6 @@ paste -d' ' "$TIMES" <(printf '%s\n' "${sizes[@]}") <(printf '%s\n' "${tried[@]}
     printf " (%.0f mappings tried per cpu second, invalid ones included); searches of %d and", \
       (m2 - m1) / (c2 - c1), n1
     printf " %d valid mappings: %.2f s and %.2f s wall, %.2f s and %.2f s cpu\n", n2, w1, w2, c1, c2
+    printf "ratio, timeloop-mapper cpu per valid mapping / ours per evaluation: %.0fx\n", \
+      p / ((n2 - n1) / (c2 - c1))
   }'
