@@ -37,7 +37,7 @@ void bind_parts(py::module_& m) {
   using arch::AreaModel;
   using arch::WordEnergy;
   py::class_<WordEnergy> e(m, "EnergyTable",
-                            "Energy per access (pJ per word; per MAC for mac_pj).");
+                           "Energy per access (pJ per word; per MAC for mac_pj).");
   auto energy = [](Arch& a) -> WordEnergy& { return a.energy; };
   def_checked(e, "mac_pj", &WordEnergy::mac_pj, energy);
   def_checked(e, "l1_read_pj", &WordEnergy::l1_read_pj, energy);
@@ -47,8 +47,7 @@ void bind_parts(py::module_& m) {
   def_checked(e, "noc_pj", &WordEnergy::noc_pj, energy);
   def_checked(e, "offchip_pj", &WordEnergy::offchip_pj, energy);
   e.def(
-      "__eq__", [](const EnergyTable& a, const EnergyTable& b) { return a == b; },
-      py::is_operator());
+      "__eq__", [](const WordEnergy& a, const WordEnergy& b) { return a == b; }, py::is_operator());
   py::class_<AreaModel> a(m, "AreaModel", "Area constants: um^2 per PE and per SRAM bit.");
   auto area = [](Arch& x) -> AreaModel& { return x.area; };
   def_checked(a, "pe_um2", &AreaModel::pe_um2, area);
