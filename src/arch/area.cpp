@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "sparsemap/arch/maestro_hierarchy.h"
 
@@ -41,8 +42,11 @@ int64_t name_instances(const std::string& name) {
     const long long a = std::strtoll(name.c_str() + open + 1, &end, 10);
     if (end != name.c_str() + dots) continue;
     const long long b = std::strtoll(name.c_str() + dots + 2, &end, 10);
-    if (end != name.c_str() + close || b < a) continue;
-    n *= b - a + 1;
+    if (end != name.c_str() + close || a < 0 || b < a) continue;
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    const int64_t span = b - a;  // 0 <= a <= b: no overflow
+    if (span == kMax || n > kMax / (span + 1)) return kMax;
+    n *= span + 1;
   }
   return n;
 }

@@ -19,6 +19,8 @@ TEST(AreaRule, NameInstances) {
   EXPECT_EQ(name_instances("bus"), 1);
   EXPECT_EQ(name_instances("odd[3..1]"), 1);  // malformed: 1
   EXPECT_EQ(name_instances("odd[a..b]"), 1);
+  EXPECT_EQ(name_instances("neg[-5..3]"), 1);
+  EXPECT_EQ(name_instances("big[0..9223372036854775806].x[0..9]"), INT64_MAX);
 }
 
 // Levels DRAM (not in the table: 0), GLB x1 at 1000, PE x16 at 50 (entry matched by base name),

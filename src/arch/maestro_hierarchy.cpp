@@ -178,6 +178,8 @@ struct Reader {
     const double bits = level_bits(s);
     if (!(bits > 0) || std::fmod(bits, 8.0) != 0)
       fail("'" + s.name + "' bounded, a whole number of bytes in size");
+    if (bits / 8 > static_cast<double>(kMaxL2Bytes))
+      fail("'" + s.name + "' of at most " + std::to_string(kMaxL2Bytes) + " bytes");
     return static_cast<int64_t>(bits / 8);
   }
 

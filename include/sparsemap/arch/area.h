@@ -39,7 +39,8 @@ std::vector<AreaPart> area_parts(const Hierarchy& h, const AreaTable& art);
 double area_um2(const Hierarchy& h, const AreaTable& art);
 
 // Instances in an Accelergy component name: "sys.PE[0..15].buf[1..4]" -> 16 x 4 = 64; a name
-// without a range is 1 instance; a malformed range counts 1.
+// without a range is 1 instance; a malformed range (negative, reversed) counts 1; a product beyond
+// int64_t saturates at its maximum.
 int64_t name_instances(const std::string& name);
 
 // DiGamma's table (Kao et al., DATE 2022; AreaModel's defaults 282 and 0.086), um^2 per
