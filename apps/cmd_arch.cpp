@@ -1,9 +1,12 @@
-// `sparsemap arch [--list] PRESET|FILE`: accelerator presets and files.
+// `sparsemap arch [--list] [--hierarchy] PRESET|FILE`: accelerator presets and files, and
+// their three-level hierarchy view (levels, ERT, ART).
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "commands.h"
+#include "sparsemap/arch/area.h"
+#include "sparsemap/arch/maestro_hierarchy.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/io/arch_files.h"
 
@@ -39,6 +42,96 @@ std::string num(double v) {
   return os.str();
 }
 
+// The hierarchy view (arch::to_hierarchy): levels outermost first (capacity_words 0:
+// unbounded; bandwidths in words/cycle per instance, 0: unlimited), the compute unit, the ERT
+// (pJ per action) and the ART (um^2 per instance) with their sources, and area_um2 (the one
+// area rule on that table).
+nlohmann::json hierarchy_json(const arch::ArchHierarchy& v) {
+  const arch::Hierarchy& h = v.hierarchy;
+  nlohmann::json levels = nlohmann::json::array();
+  for (const arch::StorageLevel& s : h.storage)
+    levels.push_back({{"name", s.name},
+                      {"class", s.component_class},
+                      {"instances", s.instances},
+                      {"mesh_x", s.mesh_x},
+                      {"mesh_y", s.mesh_y},
+                      {"depth", s.depth},
+                      {"width_bits", s.width_bits},
+                      {"datawidth_bits", s.datawidth_bits},
+                      {"block_size", s.block_size},
+                      {"capacity_words", s.capacity_words()},
+                      {"read_bandwidth", s.read_bandwidth},
+                      {"write_bandwidth", s.write_bandwidth},
+                      {"attributes", s.attributes}});
+  nlohmann::json ert = nlohmann::json::array();
+  for (const arch::ComponentEnergy& c : v.ert.components) {
+    nlohmann::json actions = nlohmann::json::object();
+    for (const arch::ActionEnergy& a : c.actions) actions[a.name] = a.energy_pj;
+    ert.push_back({{"name", c.name}, {"energy_pj", actions}});
+  }
+  nlohmann::json art = nlohmann::json::array();
+  for (const arch::ComponentArea& c : v.art.components)
+    art.push_back({{"name", c.name}, {"area_um2", c.area_um2}});
+  return {{"name", h.name},
+          {"global_cycle_seconds", h.global_cycle_seconds},
+          {"levels", levels},
+          {"compute",
+           {{"name", h.compute.name},
+            {"class", h.compute.component_class},
+            {"instances", h.compute.instances},
+            {"mesh_x", h.compute.mesh_x},
+            {"mesh_y", h.compute.mesh_y},
+            {"datawidth_bits", h.compute.datawidth_bits}}},
+          {"ert", {{"source", v.ert.source}, {"components", ert}}},
+          {"art", {{"source", v.art.source}, {"components", art}}},
+          {"area_um2", arch::area_um2(h, v.art)}};
+}
+
+std::string hierarchy_text(const arch::ArchHierarchy& v) {
+  const arch::Hierarchy& h = v.hierarchy;
+  auto g6 = [](double v) {  // table figures: 6 significant digits (JSON has them all)
+    std::ostringstream os;
+    os << std::setprecision(6) << v;
+    return os.str();
+  };
+  auto bw = [&](double b) { return b > 0 ? g6(b) : std::string("unlimited"); };
+  auto energy = [&](const std::string& name) {
+    std::string out;
+    if (const arch::ComponentEnergy* c = v.ert.find(name))
+      for (const arch::ActionEnergy& a : c->actions)
+        out += (out.empty() ? "" : " ") + a.name + " " + g6(a.energy_pj);
+    return out;
+  };
+  auto area = [&](const std::string& name) {
+    const arch::ComponentArea* c = v.art.find(name);
+    return c ? g6(c->area_um2) : std::string("-");
+  };
+  Table t({"level", "instances", "mesh", "words", "word_bits", "read_bw", "write_bw", "um2_each",
+           "pJ per action"});
+  for (const arch::StorageLevel& s : h.storage)
+    t.add({s.name, with_commas(s.instances),
+           std::to_string(s.mesh_x) + "x" + std::to_string(s.mesh_y),
+           s.capacity_words() > 0 ? with_commas(s.capacity_words()) : "unbounded",
+           std::to_string(s.datawidth_bits), bw(s.read_bandwidth), bw(s.write_bandwidth),
+           area(s.name), energy(s.name)});
+  t.add({h.compute.name, with_commas(h.compute.instances),
+         std::to_string(h.compute.mesh_x) + "x" + std::to_string(h.compute.mesh_y), "-",
+         std::to_string(h.compute.datawidth_bits), "-", "-", area(h.compute.name),
+         energy(h.compute.name)});
+  auto wrapped = [](const std::string& label, const std::string& text) {
+    std::string out;
+    for (const std::string& l : wrap_text(text, kColumns - 7))
+      out += (out.empty() ? "  " + label + ": " : "       ") + l + "\n";
+    return out;
+  };
+  std::ostringstream os;
+  os << "\nhierarchy (outermost first; cycle " << num(h.global_cycle_seconds) << " s)\n"
+     << t.str() << "  NoC: " << energy(arch::kNocComponent) << " pJ per word\n"
+     << wrapped("ERT", v.ert.source) << wrapped("ART", v.art.source)
+     << "  area: " << num(arch::area_um2(h, v.art)) << " um^2\n";
+  return os.str();
+}
+
 std::string arch_text(const arch::Arch& a) {
   std::string shape;
   for (size_t i = 0; i < a.array_shape.size(); ++i)
@@ -60,6 +153,7 @@ std::string arch_text(const arch::Arch& a) {
 
 struct ArchArgs {
   bool list = false;
+  bool hierarchy = false;
   std::string hw;
   std::string json;
 };
@@ -70,6 +164,9 @@ void register_arch(CLI::App& app) {
   auto* cmd = app.add_subcommand("arch", "Show an accelerator preset or file, or list the presets");
   auto args = std::make_shared<ArchArgs>();
   cmd->add_flag("--list", args->list, "List the presets with their sources");
+  cmd->add_flag("--hierarchy", args->hierarchy,
+                "Also show the three-level storage hierarchy (levels, ERT, ART); JSON key "
+                "\"hierarchy\"");
   cmd->add_option("hw", args->hw, "Preset name, MAESTRO hardware file (.m) or YAML file");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->callback([args] {
@@ -87,8 +184,12 @@ void register_arch(CLI::App& app) {
       return;
     }
     const arch::Arch a = io::load_arch(args->hw, "<argument hw>");
-    if (text) std::cout << arch_text(a);
-    if (!args->json.empty()) write_json(arch_json(a), args->json);
+    const arch::ArchHierarchy v = arch::to_hierarchy(a);
+    if (text) std::cout << arch_text(a) << (args->hierarchy ? hierarchy_text(v) : "");
+    if (args->json.empty()) return;
+    nlohmann::json j = arch_json(a);
+    if (args->hierarchy) j["hierarchy"] = hierarchy_json(v);
+    write_json(j, args->json);
   });
 }
 

@@ -1,11 +1,15 @@
-// `sparsemap timeloop FILES... [--json FILE|-]`: Timeloop's inputs (architecture, problem,
-// mapping, optional ERT/ART, in any order) through the loop-nest model; Timeloop's summary.
+// `sparsemap timeloop FILES... [--hw PRESET|FILE] [--json FILE|-]`: Timeloop's inputs
+// (architecture, problem, mapping, optional ERT/ART, in any order) through the loop-nest model;
+// Timeloop's summary. --hw takes the architecture and ERT from a preset or MAESTRO/YAML file
+// as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
 #include <iostream>
 #include <sstream>
 
 #include "commands.h"
+#include "sparsemap/arch/maestro_hierarchy.h"
 #include "sparsemap/cost/loopnest.h"
 #include "sparsemap/error.h"
+#include "sparsemap/io/arch_files.h"
 #include "sparsemap/io/timeloop.h"
 
 namespace sparsemap::cli {
@@ -14,6 +18,7 @@ namespace {
 
 struct TimeloopArgs {
   std::vector<std::string> files;
+  std::string hw;
   std::string json;
 };
 
@@ -93,9 +98,22 @@ void register_timeloop(CLI::App& app) {
       "timeloop-model's summary");
   auto args = std::make_shared<TimeloopArgs>();
   cmd->add_option("files", args->files, "Timeloop/Accelergy YAML files")->required();
+  cmd->add_option(
+      "--hw", args->hw,
+      "Accelerator preset or MAESTRO/YAML file as the architecture and ERT (its "
+      "three-level hierarchy: DRAM, L2, L1, MAC; `sparsemap arch --hierarchy` shows it)");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->callback([args] {
-    const auto in = io::read_timeloop_files(args->files);
+    auto in = io::read_timeloop_files(args->files);
+    if (!args->hw.empty()) {
+      if (in.arch || in.ert)
+        throw InputError(
+            {"<flag --hw>"},
+            "expected either --hw or an architecture and ERT among the files, not both");
+      const arch::ArchHierarchy v = arch::to_hierarchy(io::load_arch(args->hw));
+      in.arch = v.hierarchy;
+      in.ert = v.ert;
+    }
     std::string missing;
     if (!in.arch) missing += " an architecture,";
     if (!in.problem) missing += " a problem,";

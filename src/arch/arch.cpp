@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "sparsemap/arch/area.h"
 #include "sparsemap/error.h"
 
 namespace sparsemap::arch {
@@ -28,10 +29,11 @@ bool Arch::operator==(const Arch& o) const {
          clock_mhz == o.clock_mhz && energy == o.energy && area == o.area;
 }
 
-// area_mm2 = (num_pes * pe_um2 + 8 * (num_pes * l1_bytes + l2_bytes) * sram_um2_per_bit) / 1e6
+// The one area rule (arch/area.h) with DiGamma's table on to_hierarchy(a): area_mm2 =
+// (8 l2_bytes sram_um2_per_bit + num_pes 8 l1_bytes sram_um2_per_bit + num_pes pe_um2) / 1e6.
+// digamma_parts are that table's parts without building the hierarchy (equal bit for bit).
 double area_mm2(const Arch& a) {
-  const double sram_bits = 8.0 * (static_cast<double>(a.num_pes) * a.l1_bytes + a.l2_bytes);
-  return (a.num_pes * a.area.pe_um2 + sram_bits * a.area.sram_um2_per_bit) / 1e6;
+  return area_sum(digamma_parts(a.num_pes, a.l1_bytes, a.l2_bytes, a.area)) / 1e6;
 }
 
 namespace {

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "model_internal.h"
+#include "sparsemap/arch/area.h"
 
 namespace sparsemap::cost::detail {
 
@@ -48,12 +49,14 @@ void finish_energy(const Problem& p, const arch::Arch& arch, const EvalOptions& 
   b.offchip_nj = c.offchip_words * e.offchip_pj / 1000.0;
   c.energy_nj = b.total();
 
-  // Area of what the mapping needs (DiGamma's model with the arch's constants):
-  //   area = pes_used pe_um2 + 8 (pes_used l1_bytes + l2_bytes) sram_um2_per_bit   (um^2)
-  const double pes = static_cast<double>(c.pes_used);
-  const double sram_bits =
-      8.0 * (pes * static_cast<double>(c.l1_bytes) + static_cast<double>(c.l2_bytes));
-  c.area_mm2 = (pes * arch.area.pe_um2 + sram_bits * arch.area.sram_um2_per_bit) / 1e6;
+  // Area of what the mapping needs: the one area rule (arch/area.h) with DiGamma's table
+  // (the arch's constants) on the hierarchy the mapping uses, i.e. to_hierarchy of the arch
+  // with num_pes = pes_used, l1_bytes and l2_bytes = the buffers it needs:
+  //   area = (8 l2_bytes sram_um2_per_bit + pes_used 8 l1_bytes sram_um2_per_bit
+  //           + pes_used pe_um2) / 1e6                                        (mm^2)
+  // digamma_parts gives that table's parts without allocating.
+  c.area_mm2 =
+      arch::area_sum(arch::digamma_parts(c.pes_used, c.l1_bytes, c.l2_bytes, arch.area)) / 1e6;
   // Power: nJ per microsecond is mW; runtime_cycles / clock_mhz microseconds.
   c.power_mw = c.runtime_cycles > 0
                    ? c.energy_nj * arch.clock_mhz / static_cast<double>(c.runtime_cycles)

@@ -42,6 +42,12 @@ run 0 arch maestro-example --json - && check "arch json" grep -q '"pes": 256' "$
 
 # Bad input: one line, exit status 2.
 run 2 show no-such-model && check "unknown model message" grep -q "expected a model name" "$tmp/err"
+run 0 arch flat-edge --hierarchy --json - && check "arch hierarchy json" python3 -c "import json,sys; \
+j=json.load(open(sys.argv[1])); h=j['hierarchy']; l=h['levels']; \
+assert [x['name'] for x in l]==['DRAM','L2','L1'] and l[1]['capacity_words']==262144 and l[2]['mesh_x']==32 \
+and l[2]['instances']==1024 and h['compute']['instances']==1024 and 'DiGamma' in h['art']['source'] \
+and abs(h['area_um2']/1e6-j['area_mm2'])<1e-12" "$tmp/out"
+run 0 arch maestro-example --hierarchy && check "arch hierarchy text" grep -q "^ *DRAM .*unbounded" "$tmp/out"
 run 2 arch no-such-preset && check "unknown preset message" grep -q "unknown accelerator .no-such-preset." "$tmp/err"
 printf 'Network n {\n  Layer L {\n    Type: CONV\n    Dimensions { K: 0 }\n' >"$tmp/bad.m"
 run 2 show "$tmp/bad.m" && check "bad dfsl one line" test "$(wc -l <"$tmp/err")" -eq 1 &&
@@ -419,6 +425,15 @@ g['dataspaces']['Inputs']=={'reads':1152,'fills':576,'updates':0,'tile_words':57
 and abs(j['fj_per_compute']['Total']-14664.63)<0.01" "$tmp/tl.json"
 run 2 timeloop "$tl/timeloop-model.ERT.yaml" &&
   check "timeloop missing parts" grep -q "<arguments>: expected an architecture, a problem, a mapping among the files" "$tmp/err"
+# timeloop --hw: a preset's three-level hierarchy (DRAM, L2, L1 per PE, MAC) and its ERT; one PE.
+tp=tests/data/timeloop/03-model-conv1d+oc-3level/prob/conv1d+oc.prob.yaml
+printf 'mapping:\n- target: L2\n  type: temporal\n  factors: R=1 P=16 K=16\n  permutation: PRK\n- target: L1\n  type: temporal\n  factors: R=3 P=1 K=2\n  permutation: RPK\n' >"$tmp/hw.map.yaml"
+run 0 timeloop --hw maestro-example "$tp" "$tmp/hw.map.yaml" --json "$tmp/tlhw.json" &&
+  check "timeloop --hw json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+assert j['cycles']==1536 and j['compute']['name']=='MAC' and [l['name'] for l in j['levels']]==['DRAM','L2','L1'] \
+and abs(j['compute']['energy_pj']-1536*0.23)<1e-6" "$tmp/tlhw.json"
+run 2 timeloop --hw maestro-example "$tl/parsed-processed-input.yaml" &&
+  check "timeloop --hw and an architecture" grep -q "expected either --hw or an architecture" "$tmp/err"
 printf 'mapping:\n- target: Buffer\n  type: temporal\n  factors: R=3 P=x\n' >"$tmp/bad.map.yaml"
 run 2 timeloop "$tmp/bad.map.yaml" && check "timeloop bad factor" grep -q "bad.map.yaml:4:18: expected a positive integer factor for P" "$tmp/err"
 

@@ -78,6 +78,7 @@ fits "models" models
 fits "show" show resnet50
 fits "arch --list" arch --list
 fits "arch" arch maestro-example
+fits "arch --hierarchy" arch flat-cloud --hierarchy
 fits "map" map --model resnet50 --hw maestro-example --budget 30 --quiet
 fits "map --compare-dataflows" map --model resnet50 --hw maestro-example --budget 1000 --algo oneplusone \
   --objective throughput --compare-dataflows

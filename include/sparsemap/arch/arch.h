@@ -23,7 +23,8 @@ struct WordEnergy {
   bool operator==(const WordEnergy& o) const;
 };
 
-// Area and power constants. Area (mm^2) = pes * pe_um2 / 1e6 + sram_bits * sram_um2_per_bit / 1e6.
+// Area constants of DiGamma's table (arch/area.h: digamma_art). Area (mm^2) =
+// (pes * pe_um2 + sram_bits * sram_um2_per_bit) / 1e6.
 // Defaults: DiGamma (Kao et al., DATE 2022): 282 um^2 per PE and 0.086 um^2 per SRAM bit.
 struct AreaModel {
   double pe_um2 = 282.0;
@@ -48,7 +49,8 @@ struct Arch {
   bool operator==(const Arch& o) const;
 };
 
-// Area of the PEs and all SRAM (num_pes * l1_bytes + l2_bytes), in mm^2.
+// Area of the PEs and all SRAM (num_pes * l1_bytes + l2_bytes), in mm^2: the one area rule
+// (arch/area.h) on to_hierarchy(a) with DiGamma's table built from a.area, divided by 1e6.
 double area_mm2(const Arch& a);
 
 // Physical ranges of the fields, checked by validate: wide enough for any accelerator built or

@@ -114,9 +114,14 @@ struct ComponentEnergy {
 
 struct EnergyTable {
   std::vector<ComponentEnergy> components;
+  // Where the figures come from: a built-in table names its paper or peer (arch/area.h,
+  // arch/maestro_hierarchy.h); empty for a table read from Accelergy's YAML.
+  std::string source;
   // The component whose full name or base name (component_base_name) is `name`; nullptr if none.
   const ComponentEnergy* find(const std::string& name) const;
-  bool operator==(const EnergyTable& o) const { return components == o.components; }
+  bool operator==(const EnergyTable& o) const {
+    return components == o.components && source == o.source;
+  }
 };
 
 // Accelergy's Area Reference Table: area per instance of each component.
@@ -128,8 +133,13 @@ struct ComponentArea {
 
 struct AreaTable {
   std::vector<ComponentArea> components;
+  // Where the figures come from, and their unit when it is not um^2 (MAESTRO's table); empty
+  // for a table read from Accelergy's YAML.
+  std::string source;
   const ComponentArea* find(const std::string& name) const;
-  bool operator==(const AreaTable& o) const { return components == o.components; }
+  bool operator==(const AreaTable& o) const {
+    return components == o.components && source == o.source;
+  }
 };
 
 }  // namespace sparsemap::arch

@@ -95,7 +95,8 @@ struct Cost {
 
   DelayStats ingress, egress, compute;
 
-  double area_mm2 = 0;  // PEs used + the L1/L2 this mapping needs (arch.area constants)
+  double area_mm2 = 0;  // PEs used + the L1/L2 this mapping needs: the one area rule
+                        // (arch/area.h) with DiGamma's table from arch.area
   double power_mw = 0;  // energy_nj / runtime at arch.clock_mhz
 
   bool ok() const { return status == Status::Ok; }

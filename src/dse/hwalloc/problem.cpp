@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sparsemap/arch/area.h"
+#include "sparsemap/arch/maestro_hierarchy.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/hwalloc/hwalloc.h"
 #include "sparsemap/error.h"
@@ -103,13 +105,17 @@ arch::Arch confuciux_arch(int64_t num_pes) {
   return a;
 }
 
+// The one area rule (arch/area.h) with MAESTRO's table on the three-level hierarchy of the
+// accelerator the mapping uses (formula in hwalloc.h).
 double maestro_area(int64_t num_pes, int64_t l1_bytes, int64_t l2_bytes, int64_t noc_bw) {
-  const double n = static_cast<double>(num_pes);
-  const double pe = n * (283.0 + 0.104 * static_cast<double>(l1_bytes));
-  const double l2 = 0.104 * static_cast<double>(std::max<int64_t>(1, l2_bytes));
-  const double bus = 101.7938 * (14.662 * n + 28.895) * static_cast<double>(noc_bw);
-  const double arbiter = 395.473 * std::max(1.0, 1.2886 * n * n + 5.5814 * n - 23.711);
-  return pe + l2 + bus + arbiter;
+  arch::Arch a;
+  a.num_pes = num_pes;
+  a.l1_bytes = l1_bytes;
+  a.l2_bytes = l2_bytes;
+  a.noc_words_per_cycle = static_cast<double>(noc_bw);
+  a.word_bytes = 1;
+  const arch::Hierarchy h = arch::three_level_hierarchy(a);
+  return arch::area_um2(h, arch::maestro_art(h));
 }
 
 double platform_fraction(const std::string& name) {

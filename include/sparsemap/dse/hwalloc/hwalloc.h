@@ -64,8 +64,9 @@ inline constexpr int64_t kMaestroNocBw = 81920000;
 //   area = num_pes (283 + 0.104 l1_bytes) + 0.104 l2_bytes
 //        + 101.7938 (14.662 num_pes + 28.895) noc_bw                      (bus)
 //        + 395.473 max(1, 1.2886 num_pes^2 + 5.5814 num_pes - 23.711)      (arbiter)
-// with l1_bytes and l2_bytes the sizes the mapping needs. At ConfuciuX's NoC bandwidth the bus
-// dominates: 1 PE gives 3.6322e11, 128 PEs 1.5891e13.
+// with l1_bytes and l2_bytes the sizes the mapping needs: the one area rule (arch/area.h) with
+// arch::maestro_art on the three-level hierarchy of that accelerator. At ConfuciuX's NoC bandwidth
+// the bus dominates: 1 PE gives 3.6322e11, 128 PEs 1.5891e13.
 double maestro_area(int64_t num_pes, int64_t l1_bytes, int64_t l2_bytes,
                     int64_t noc_bw = kMaestroNocBw);
 
