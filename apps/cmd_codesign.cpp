@@ -507,7 +507,42 @@ void register_codesign(CLI::App& app) {
   cmd->add_flag("--wide", a->wide,
                 "Also each layer's mapping in the table (wider than 120 columns)");
   add_zoo_options(cmd, a->zoo);
-  cmd->callback([a] { run_codesign_cmd(*a); });
+  auto t = std::make_shared<TimeloopCodesignArgs>();
+  cmd->add_option("--ert", t->ert,
+                  "Timeloop template: its Accelergy ERT (default: the *ERT.yaml beside it)");
+  cmd->add_option("--art", t->art,
+                  "Timeloop template: its Accelergy ART (default: the *ART.yaml beside it)");
+  cmd->add_option("--map-budget", t->map_budget,
+                  "Timeloop template: loop-nest evaluations per layer for each design");
+  cmd->add_option("--final-budget", t->final_budget,
+                  "Timeloop template: evaluations per layer mapping the template and the best "
+                  "design for the figures reported");
+  cmd->callback([a, t, cmd] {
+    if (!is_timeloop_arch_file(a->hw)) return run_codesign_cmd(*a);
+    for (const char* flag :
+         {"--platform", "--pe-limit", "--pe-step", "--buffers", "--levels", "--maestro-compatible",
+          "--population", "--baselines", "--checkpoint", "--checkpoint-every", "--resume", "--plot",
+          "--table", "--models", "--platforms", "--wide"})
+      if (cmd->count(flag))
+        throw InputError({std::string("<flag ") + flag + ">"},
+                         std::string(flag) +
+                             " applies to the built-in templates: expected it without a Timeloop "
+                             "architecture");
+    if (!cmd->count("--area-budget-mm2"))
+      throw InputError({"<flag --area-budget-mm2>"},
+                       "expected --area-budget-mm2 with a Timeloop template");
+    t->hw = a->hw;
+    t->model = a->model;
+    t->area_budget_mm2 = a->area_budget;
+    if (cmd->count("--budget")) t->budget = a->budget;
+    if (cmd->count("--objective")) t->objective = a->objective;
+    t->seed = a->seed;
+    t->threads = a->threads;
+    t->json = a->json;
+    t->quiet = a->quiet;
+    t->zoo = a->zoo;
+    run_codesign_timeloop(*t);
+  });
 }
 
 }  // namespace sparsemap::cli

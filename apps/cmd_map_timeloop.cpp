@@ -13,6 +13,7 @@
 #include "sparsemap/dse/timeloop/network.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/timeloop.h"
+#include "timeloop_common.h"
 
 namespace sparsemap::cli {
 namespace {
@@ -33,29 +34,30 @@ bool is_yaml(const std::string& path) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-// The ERT beside the architecture file: the one file of its folder named *ERT.yaml; "" when
-// there is none; InputError when there are several.
-std::string ert_beside(const std::string& arch_file) {
+}  // namespace
+
+std::string table_beside(const std::string& arch_file, const std::string& suffix,
+                         const std::string& flag) {
   const fs::path dir =
       fs::path(arch_file).parent_path().empty() ? fs::path(".") : fs::path(arch_file).parent_path();
   std::vector<std::string> found;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name.size() >= 8 &&
-        name.compare(name.size() - 8, 8, "ERT.yaml") == 0)
+    if (e.is_regular_file() && name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
       found.push_back(e.path().string());
   }
   if (found.size() > 1)
-    throw InputError({"<flag --ert>"},
-                     "several *ERT.yaml files beside " + arch_file + ": expected --ert naming one");
+    throw InputError({"<flag " + flag + ">"}, "several *" + suffix + " files beside " + arch_file +
+                                                  ": expected " + flag + " naming one");
   return found.empty() ? "" : found[0];
 }
 
-// The layers: the architecture file's own problem, a problem file, a folder of problem files
-// (sorted by name), or a model of the other readers (its GEMM-class layers).
-std::vector<tl::NetworkLayer> load_layers(const TimeloopMapArgs& a, const io::TimeloopInputs& hw,
-                                          std::string& model_name) {
+std::vector<tl::NetworkLayer> load_timeloop_layers(const std::string& model,
+                                                   const workload::ZooOptions& zoo,
+                                                   const io::TimeloopInputs& hw,
+                                                   std::string& model_name) {
   std::vector<tl::NetworkLayer> out;
   auto from_file = [&](const std::string& path) {
     const io::TimeloopInputs in = io::read_timeloop_files({path});
@@ -63,32 +65,34 @@ std::vector<tl::NetworkLayer> load_layers(const TimeloopMapArgs& a, const io::Ti
       throw InputError({path}, "expected a Timeloop problem (a top-level problem key)");
     out.push_back({fs::path(path).stem().string(), *in.problem});
   };
-  if (a.model.empty()) {
+  if (model.empty()) {
     if (!hw.problem)
       throw InputError({"<flag --model>"},
                        "expected --model: the architecture file holds no problem");
     model_name = hw.problem->name;
     out.push_back({hw.problem->name, *hw.problem});
-  } else if (fs::is_directory(a.model)) {
+  } else if (fs::is_directory(model)) {
     std::vector<std::string> files;
-    for (const auto& e : fs::directory_iterator(a.model))
+    for (const auto& e : fs::directory_iterator(model))
       if (e.is_regular_file() && is_yaml(e.path().string())) files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
     if (files.empty())
-      throw InputError({a.model}, "expected a folder of Timeloop problem files (*.yaml)");
+      throw InputError({model}, "expected a folder of Timeloop problem files (*.yaml)");
     for (const auto& f : files) from_file(f);
-    model_name = fs::path(a.model).filename().string();
-  } else if (is_yaml(a.model)) {
-    from_file(a.model);
+    model_name = fs::path(model).filename().string();
+  } else if (is_yaml(model)) {
+    from_file(model);
     model_name = out.back().name;
   } else {
-    const workload::Model m = load_model(a.model, a.zoo);
+    const workload::Model m = load_model(model, zoo);
     model_name = m.name;
     for (const auto& l : m.layers)
       if (workload::is_gemm_class(l.kind)) out.push_back({l.name, workload::to_einsum(l)});
   }
   return out;
 }
+
+namespace {
 
 std::vector<tl::Metric> metrics(const TimeloopMapArgs& a, const io::TimeloopInputs& hw) {
   std::vector<tl::Metric> m;
@@ -146,12 +150,12 @@ bool is_timeloop_arch_file(const std::string& path) {
 }
 
 void run_map_timeloop(const TimeloopMapArgs& a) {
-  const std::string ert = a.ert.empty() ? ert_beside(a.hw) : a.ert;
+  const std::string ert = a.ert.empty() ? table_beside(a.hw, "ERT.yaml", "--ert") : a.ert;
   io::TimeloopInputs hw = io::read_timeloop_files({a.hw});
   if (!hw.ert && !ert.empty()) hw.ert = io::read_timeloop_files({ert}).ert;
   if (!hw.ert) print_warning("no ERT beside " + a.hw + " or given with --ert: energies are 0");
   std::string model_name;
-  const std::vector<tl::NetworkLayer> layers = load_layers(a, hw, model_name);
+  const std::vector<tl::NetworkLayer> layers = load_timeloop_layers(a.model, a.zoo, hw, model_name);
   tl::NetworkOptions o;
   o.mapper.algo = a.algo;
   o.mapper.budget = a.budget;

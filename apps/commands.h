@@ -58,6 +58,19 @@ struct TimeloopMapArgs {
 // True when `path` is a YAML file that io/timeloop reads as holding an architecture.
 bool is_timeloop_arch_file(const std::string& path);
 void run_map_timeloop(const TimeloopMapArgs& a);
+// `codesign --hw ARCH.yaml` on a Timeloop template (apps/cmd_codesign_timeloop.cpp).
+struct TimeloopCodesignArgs {
+  std::string hw, model, ert, art, algo = "ga", objective = "edp", json;
+  double area_budget_mm2 = 0;
+  int64_t budget = 200;          // designs
+  int64_t map_budget = 1000;     // loop-nest evaluations per layer per design
+  int64_t final_budget = 10000;  // per layer, for the template and the best design
+  uint64_t seed = 1;
+  int threads = 1;
+  bool quiet = false;
+  workload::ZooOptions zoo;
+};
+void run_codesign_timeloop(const TimeloopCodesignArgs& a);
 // timeloop (Timeloop inputs through the loop-nest model): apps/cmd_timeloop.cpp.
 void register_timeloop(CLI::App& app);
 
