@@ -612,6 +612,16 @@ std::vector<mapping::LoopFactor> parse_timeloop_factors(const std::string& s,
   return out;
 }
 
+void TimeloopInputs::require_evaluable() const {
+  std::string missing;
+  if (!arch) missing += " an architecture,";
+  if (!problem) missing += " a problem,";
+  if (!mapping) missing += " a mapping,";
+  if (missing.empty()) return;
+  missing.pop_back();
+  throw InputError({"<arguments>"}, "expected" + missing + " among the files");
+}
+
 TimeloopInputs parse_timeloop_yaml(const std::string& text, const std::string& file) {
   return parse_impl(text, file, nullptr);
 }
