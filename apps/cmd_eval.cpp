@@ -1,5 +1,7 @@
 // `sparsemap eval`: the cost model on every layer of a MAESTRO mapping file, or on a model under
-// built-in dataflow templates; a per-layer table and JSON.
+// built-in dataflow templates; a per-layer table and JSON. `eval --timeloop FILES` is
+// `sparsemap timeloop FILES` (run_timeloop, apps/cmd_timeloop.cpp): the loop-nest model on
+// Timeloop's inputs, the same summary and JSON.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,6 +29,7 @@ struct EvalArgs {
   std::string json;
   std::string emit_m;
   std::string density, structure, sparse_mode = "gate";
+  std::vector<std::string> timeloop;  // Timeloop/Accelergy files (instead of everything above)
 };
 
 struct Item {
@@ -202,6 +205,8 @@ void write_eval_json(const EvalArgs& a, const std::vector<Run>& runs, const arch
                      const cost::EvalOptions& opt, const std::string& prefix);
 
 void run_eval(const EvalArgs& a) {
+  if (!a.timeloop.empty()) return run_timeloop(a.timeloop, a.json, "");
+  if (a.hw.empty()) throw CLI::RequiredError("--hw");  // as when --hw was a required option
   if (a.mapping.empty() == a.model.empty())
     throw InputError({"<flags>", 0, 0},
                      "expected either --mapping FILE.m or --model NAME --dataflow T");
@@ -320,8 +325,8 @@ void register_eval(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "eval", "Evaluate layers on an accelerator with the analytical cost model (MAESTRO-class)");
   auto args = std::make_shared<EvalArgs>();
-  cmd->add_option("--hw", args->hw, "Accelerator: a preset name, a MAESTRO .m file or a YAML file")
-      ->required();
+  // Required unless --timeloop (run_eval says so in CLI11's own words).
+  cmd->add_option("--hw", args->hw, "Accelerator: a preset name, a MAESTRO .m file or a YAML file");
   cmd->add_option("--mapping", args->mapping, "MAESTRO DFSL file with layers and dataflows");
   cmd->add_option("--model", args->model, "Zoo model name or model file (with --dataflow)");
   cmd->add_option("--dataflow", args->dataflow,
@@ -338,7 +343,22 @@ void register_eval(CLI::App& app) {
   cmd->add_option("--sparse-mode", args->sparse_mode,
                   "skip (ineffectual MACs cost neither time nor energy; compressed storage) or "
                   "gate (they take their cycle, cost no energy)");
-  cmd->callback([args] { run_eval(*args); });
+  cmd->add_option("--timeloop", args->timeloop,
+                  "Timeloop/Accelergy YAML files: evaluate them as `sparsemap timeloop` does");
+  cmd->callback([args, cmd] {
+    // Timeloop's files carry the architecture, problem and mapping: eval's own inputs and
+    // MAESTRO-model flags do not apply to them.
+    if (!args->timeloop.empty())
+      for (const char* flag :
+           {"--hw", "--mapping", "--model", "--dataflow", "--enforce-buffers", "--emit-m",
+            "--density", "--structure", "--sparse-mode", "--batch", "--seq", "--image"})
+        if (cmd->count(flag) > 0)
+          throw InputError({"<flag --timeloop>", 0, 0},
+                           std::string(flag) +
+                               " does not apply to Timeloop files (they carry the architecture, "
+                               "problem and mapping); expected --timeloop FILES [--json FILE|-]");
+    run_eval(*args);
+  });
 }
 
 }  // namespace sparsemap::cli

@@ -1,7 +1,7 @@
-// `sparsemap timeloop FILES... [--hw PRESET|FILE] [--json FILE|-]`: Timeloop's inputs
-// (architecture, problem, mapping, optional ERT/ART, in any order) through the loop-nest model;
-// Timeloop's summary. --hw takes the architecture and ERT from a preset or MAESTRO/YAML file
-// as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
+// `sparsemap timeloop FILES... [--hw PRESET|FILE] [--json FILE|-] [--emit-map FILE]`: Timeloop's
+// inputs (architecture, problem, mapping, optional ERT/ART, in any order) through the loop-nest
+// model; Timeloop's summary. --hw takes the architecture and ERT from a preset or MAESTRO/YAML
+// file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
 #include <iostream>
 #include <sstream>
 
@@ -20,44 +20,8 @@ struct TimeloopArgs {
   std::vector<std::string> files;
   std::string hw;
   std::string json;
+  std::string emit_map;
 };
-
-// JSON: cycles, utilization (0..1), energy_pj, fj_per_compute {component: fJ}, and levels
-// (outermost first, the fan-out placeholders left out as Timeloop leaves them out), each with
-// its counts per instance as Timeloop prints them.
-nlohmann::json result_json(const cost::LoopNestResult& r) {
-  nlohmann::json levels = nlohmann::json::array();
-  nlohmann::json fj = {{r.compute_name, r.fj_per_compute(r.compute_name)}};
-  for (const auto& l : r.levels) {
-    if (l.dummy) continue;
-    nlohmann::json ds = nlohmann::json::object();
-    for (const auto& d : l.dataspaces)
-      ds[d.name] = {{"reads", d.reads},
-                    {"fills", d.fills},
-                    {"updates", d.updates},
-                    {"tile_words", d.tile_words},
-                    {"energy_pj", d.energy_pj}};
-    levels.push_back({{"name", l.name},
-                      {"instances", l.instances},
-                      {"utilized_instances", l.utilized_instances},
-                      {"energy_pj", l.energy_pj},
-                      {"leak_energy_pj", l.leak_energy_pj},
-                      {"dataspaces", ds}});
-    fj[l.name] = r.fj_per_compute(l.name);
-  }
-  fj["Total"] = r.fj_per_compute("Total");
-  return {{"macs", r.macs},
-          {"cycles", r.cycles},
-          {"utilization", r.utilization},
-          {"energy_pj", r.energy_pj},
-          {"compute",
-           {{"name", r.compute_name},
-            {"instances", r.compute_instances},
-            {"utilized_instances", r.utilized_compute_instances},
-            {"energy_pj", r.compute_energy_pj}}},
-          {"fj_per_compute", fj},
-          {"levels", levels}};
-}
 
 std::string result_text(const cost::LoopNestResult& r) {
   std::ostringstream os;
@@ -90,6 +54,28 @@ std::string result_text(const cost::LoopNestResult& r) {
 
 }  // namespace
 
+void run_timeloop(const std::vector<std::string>& files, const std::string& json,
+                  const std::string& emit_map, const std::string& hw) {
+  auto in = io::read_timeloop_files(files);
+  if (!hw.empty()) {
+    if (in.arch || in.ert)
+      throw InputError({"<flag --hw>"},
+                       "expected either --hw or an architecture and ERT among the files, not both");
+    const arch::ArchHierarchy v = arch::to_hierarchy(io::load_arch(hw));
+    in.arch = v.hierarchy;
+    in.ert = v.ert;
+  }
+  in.require_evaluable();
+  if (!in.ert)
+    print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
+  const auto r =
+      cost::evaluate_loopnest(*in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr);
+  if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);
+  if (!emit_map.empty()) write_text_file(emit_map, io::write_timeloop_mapping(*in.mapping));
+  if (!json.empty()) write_json(r.to_json(), json);
+  if (json != "-") std::cout << result_text(r);
+}
+
 void register_timeloop(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "timeloop",
@@ -103,33 +89,9 @@ void register_timeloop(CLI::App& app) {
       "Accelerator preset or MAESTRO/YAML file as the architecture and ERT (its "
       "three-level hierarchy: DRAM, L2, L1, MAC; `sparsemap arch --hierarchy` shows it)");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
-  cmd->callback([args] {
-    auto in = io::read_timeloop_files(args->files);
-    if (!args->hw.empty()) {
-      if (in.arch || in.ert)
-        throw InputError(
-            {"<flag --hw>"},
-            "expected either --hw or an architecture and ERT among the files, not both");
-      const arch::ArchHierarchy v = arch::to_hierarchy(io::load_arch(args->hw));
-      in.arch = v.hierarchy;
-      in.ert = v.ert;
-    }
-    std::string missing;
-    if (!in.arch) missing += " an architecture,";
-    if (!in.problem) missing += " a problem,";
-    if (!in.mapping) missing += " a mapping,";
-    if (!missing.empty()) {
-      missing.pop_back();
-      throw InputError({"<arguments>"}, "expected" + missing + " among the files");
-    }
-    if (!in.ert)
-      print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
-    const auto r =
-        cost::evaluate_loopnest(*in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr);
-    if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);
-    if (!args->json.empty()) write_json(result_json(r), args->json);
-    if (args->json != "-") std::cout << result_text(r);
-  });
+  cmd->add_option("--emit-map", args->emit_map,
+                  "Write the mapping it evaluated as Timeloop's map.yaml to FILE");
+  cmd->callback([args] { run_timeloop(args->files, args->json, args->emit_map, args->hw); });
 }
 
 }  // namespace sparsemap::cli

@@ -73,6 +73,15 @@ struct TimeloopCodesignArgs {
 void run_codesign_timeloop(const TimeloopCodesignArgs& a);
 // timeloop (Timeloop inputs through the loop-nest model): apps/cmd_timeloop.cpp.
 void register_timeloop(CLI::App& app);
+// The work of `sparsemap timeloop FILES`, shared with `sparsemap eval --timeloop FILES`: reads
+// and merges `files`, requires an architecture, a problem and a mapping, evaluates them with
+// the loop-nest model (an infeasible mapping is an InputError at the mapping's file), writes
+// the evaluated mapping as Timeloop's map.yaml to `emit_map` when not empty, prints
+// timeloop-model's summary unless `json` is "-", and writes the JSON (LoopNestResult::to_json)
+// to `json` when not empty. `hw` (a preset or MAESTRO/YAML accelerator) replaces the
+// architecture and ERT by arch::to_hierarchy's; InputError when the files also hold them.
+void run_timeloop(const std::vector<std::string>& files, const std::string& json,
+                  const std::string& emit_map, const std::string& hw = "");
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

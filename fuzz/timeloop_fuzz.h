@@ -82,23 +82,23 @@ inline const char* kTimeloopMapping = R"(mapping:
 inline const char* kTimeloopErt = R"(ERT:
   version: 0.4
   tables:
-  - name: System.MainMemory
+  - name: System_top_level.MainMemory[1..1]
     actions:
     - {name: read, energy: 512}
     - {name: write, energy: 512}
     - {name: update, energy: 512}
-  - name: System.GlobalBuffer
+  - name: System_top_level.GlobalBuffer[1..1]
     actions:
     - {name: read, arguments: {data_delta: 0, address_delta: 1}, energy: 9.8}
     - {name: write, energy: 10.1}
     - {name: update, energy: 10.1}
-  - name: System.PE[0..3].RegisterFile
+  - name: System_top_level.RegisterFile[1..4]
     actions:
     - {name: read, energy: 0.42}
     - {name: write, energy: 0.42}
     - {name: update, energy: 0.42}
     - {name: leak, energy: 0.001}
-  - name: System.PE[0..3].MACC
+  - name: System_top_level.MACC[1..4]
     actions:
     - {name: compute, energy: 0.56}
 )";
@@ -106,10 +106,14 @@ inline const char* kTimeloopErt = R"(ERT:
 inline const char* kTimeloopArt = R"(ART:
   version: 0.4
   tables:
-  - {name: System.MainMemory, area: 0}
-  - {name: System.GlobalBuffer, area: 217363.2}
-  - {name: System.PE[0..3].RegisterFile, area: 1512.5}
-  - {name: System.PE[0..3].MACC, area: 332.25}
+  - name: System_top_level.MainMemory[1..1]
+    area: 0
+  - name: System_top_level.GlobalBuffer[1..1]
+    area: 217363.2
+  - name: System_top_level.RegisterFile[1..4]
+    area: 1512.5
+  - name: System_top_level.MACC[1..4]
+    area: 332.25
 )";
 
 // One part of the companion design, parsed (the texts above are valid: a failure is a finding).

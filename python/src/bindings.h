@@ -16,5 +16,7 @@ void bind_sparse(pybind11::module_& m);
 // The CLI's search commands as functions returning dicts: map_model, codesign, attention,
 // fuse, schedule, hwalloc.
 void bind_commands(pybind11::module_& m);
+// Timeloop v0.4 / Accelergy inputs: load_timeloop, TimeloopInputs.evaluate, TimeloopResult.
+void bind_timeloop(pybind11::module_& m);
 
 }  // namespace sparsemap::python

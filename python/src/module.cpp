@@ -39,4 +39,5 @@ PYBIND11_MODULE(_sparsemap, m) {
   sparsemap::python::bind_env(m);
   sparsemap::python::bind_sparse(m);
   sparsemap::python::bind_commands(m);
+  sparsemap::python::bind_timeloop(m);
 }

@@ -333,12 +333,18 @@ workload::Einsum parse_problem(const Reader& r, const YAML::Node& node) {
 
 // ---- mapping --------------------------------------------------------------------------------
 
+// `factors:` as one string or a sequence of strings; a dimension given twice, in one string or
+// across the sequence's items, is an InputError (at the item that repeats it).
 std::vector<mapping::LoopFactor> factors_of(const Reader& r, const YAML::Node& n) {
   if (n.IsSequence()) {
     std::vector<mapping::LoopFactor> out;
     for (const auto& x : n) {
       r.scalar(x, "a factor");
-      for (const auto& f : parse_timeloop_factors(x.Scalar(), inside(r, x, 0))) out.push_back(f);
+      for (const auto& f : parse_timeloop_factors(x.Scalar(), inside(r, x, 0))) {
+        for (const auto& g : out)
+          if (g.dim == f.dim) r.fail(x, "duplicate factor for " + quote_input(f.dim, 20));
+        out.push_back(f);
+      }
     }
     return out;
   }
@@ -606,6 +612,16 @@ std::vector<mapping::LoopFactor> parse_timeloop_factors(const std::string& s,
     out.push_back(f);
   }
   return out;
+}
+
+void TimeloopInputs::require_evaluable() const {
+  std::string missing;
+  if (!arch) missing += " an architecture,";
+  if (!problem) missing += " a problem,";
+  if (!mapping) missing += " a mapping,";
+  if (missing.empty()) return;
+  missing.pop_back();
+  throw InputError({"<arguments>"}, "expected" + missing + " among the files");
 }
 
 TimeloopInputs parse_timeloop_yaml(const std::string& text, const std::string& file) {

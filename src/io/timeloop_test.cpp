@@ -441,6 +441,20 @@ TEST(TimeloopErrors, FactorStrings) {
             "m.yaml:4:12: expected a factor DIM=N (as in \"R=3 P=16\"), found '='");
 }
 
+// Fuzz finding (timeloop_mapping): `factors: [P=3, P1]` gave P twice (each item was checked
+// alone), a mapping that written as "P=3 P=1" no longer read back. A dimension repeated across
+// the items is an error at the item that repeats it.
+TEST(TimeloopErrors, FactorRepeatedAcrossSequenceItems) {
+  EXPECT_EQ(parse_error("mapping:\n- target: GlobalBuffer\n  type: temporal\n"
+                        "  factors: [P=3, P1]\n"),
+            "in.yaml:4:18: duplicate factor for 'P'");
+  const auto in = parse_timeloop_yaml(
+      "mapping:\n- target: B\n  type: temporal\n  factors: [P=3, R1 K2]\n", "in.yaml");
+  ASSERT_TRUE(in.mapping);
+  EXPECT_EQ(in.mapping->directives[0].factors,
+            (std::vector<mapping::LoopFactor>{{"P", 3}, {"R", 1}, {"K", 2}}));
+}
+
 }  // namespace
 }  // namespace sparsemap::io
 

@@ -436,6 +436,22 @@ run 2 timeloop --hw maestro-example "$tl/parsed-processed-input.yaml" &&
   check "timeloop --hw and an architecture" grep -q "expected either --hw or an architecture" "$tmp/err"
 printf 'mapping:\n- target: Buffer\n  type: temporal\n  factors: R=3 P=x\n' >"$tmp/bad.map.yaml"
 run 2 timeloop "$tmp/bad.map.yaml" && check "timeloop bad factor" grep -q "bad.map.yaml:4:18: expected a positive integer factor for P" "$tmp/err"
+# --emit-map writes the mapping it evaluated; read back, it evaluates to the same JSON.
+ex3=tests/data/timeloop/03-model-conv1d+oc-3level
+tl3=("$ex3/arch/3level.arch.yaml" "$ex3/prob/conv1d+oc.prob.yaml" "$ex3/map/conv1d+oc-3level-bypass.map.yaml"
+  "$ex3/ref-output/bypass/timeloop-model.ERT.yaml")
+run 0 timeloop "${tl3[@]}" --json "$tmp/tl3.json" --emit-map "$tmp/emitted.map.yaml" &&
+  cp "$tmp/out" "$tmp/tl3.txt" &&
+  check "timeloop emit-map" grep -q "^    type: datatype" "$tmp/emitted.map.yaml" &&
+  run 0 timeloop "${tl3[@]:0:2}" "$tmp/emitted.map.yaml" "${tl3[3]}" --json "$tmp/tl3b.json" &&
+  check "timeloop emitted map reads back to the same JSON" cmp -s "$tmp/tl3.json" "$tmp/tl3b.json"
+# eval --timeloop: the same summary and JSON as timeloop; exclusive with eval's MAESTRO flags.
+run 0 eval --timeloop "${tl3[@]}" --json "$tmp/ev3.json" &&
+  check "eval --timeloop text" cmp -s "$tmp/tl3.txt" "$tmp/out" &&
+  check "eval --timeloop json" cmp -s "$tmp/tl3.json" "$tmp/ev3.json"
+run 2 eval --timeloop "${tl3[@]}" --hw gamma-edge &&
+  check "eval --timeloop without --hw" grep -q "^sparsemap: <flag --timeloop>: --hw does not apply to Timeloop files" "$tmp/err"
+run 2 eval --model resnet18 --dataflow kcp_ws && check "eval still needs --hw" grep -q "^--hw is required" "$tmp/err"
 
 # map on a Timeloop architecture: eyeriss_like's default problem, at least as good as the
 # committed timeloop-mapper result (EDP 5.099e12 pJ x cycles), replayed from the emitted map.yaml.

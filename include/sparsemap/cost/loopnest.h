@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,13 @@ struct LoopNestResult {
   // unit's or a level's energy_pj x 1000 / macs; "Total" for everything; 0 when unknown.
   double fj_per_compute(const std::string& component) const;
   const LoopNestLevel* level(const std::string& name) const;
+  // The result as `sparsemap timeloop --json` writes it (cost/loopnest_json.cpp): macs, cycles,
+  // utilization (0..1), energy_pj, compute {name, instances, utilized_instances, energy_pj},
+  // fj_per_compute {component: fJ per operation, "Total"}, and levels (outermost first, the
+  // fan-out placeholders left out as Timeloop leaves them out), each with name, instances,
+  // utilized_instances, energy_pj, leak_energy_pj and dataspaces {name: {reads, fills,
+  // updates, tile_words, energy_pj}} (counts in words per utilized instance).
+  nlohmann::json to_json() const;
 };
 
 // Evaluates `m` for problem `p` on `h`, pricing actions with `ert` (nullptr: energy 0).

@@ -28,6 +28,11 @@ struct TimeloopInputs {
   std::vector<std::string> optimization_metrics;
   // Part ("problem", "architecture", "mapping", "ERT", "ART") -> the file it came from.
   std::map<std::string, std::string> sources;
+
+  // What the loop-nest model needs: throws InputError at "<arguments>" naming every missing
+  // part among architecture, problem and mapping ("expected an architecture, a mapping among
+  // the files").
+  void require_evaluable() const;
 };
 
 // Parses one YAML document (`file` labels errors). Top-level keys read: problem, architecture
