@@ -205,6 +205,31 @@ def k_of_n(v):
     return f"{v[0]} of {v[1]}"
 
 
+TIMELOOP_SPEED = "bench/data/timeloop/side_by_side.txt"
+TIMELOOP_CODESIGN = "bench/data/timeloop/codesign_eyeriss_resnet18_1.2604mm2.json"
+
+
+def timeloop_speed(key):
+    """From bench/timeloop_side_by_side.sh's output: 'point' (our prepared evaluations per cpu
+    second) or 'model_x' (timeloop-model's cpu per run over ours per evaluation)."""
+    def f(path):
+        text = open(path).read()
+        if key == "point":
+            return int(re.search(r"(\d+) evaluations per cpu second as a prepared point", text)[1])
+        return int(re.search(r"ours per evaluation: (\d+)x \(point\)", text)[1])
+    return f
+
+
+def timeloop_codesign(key):
+    """Co-design on eyeriss_like for ResNet-18 at the template's area: the template's latency or
+    EDP over the co-designed one's."""
+    def f(path):
+        j = json.load(open(path))
+        t, b = j["template"]["network"], j["best"]["network"]
+        return t[key] / b[key]
+    return f
+
+
 FIGURES = [
     Figure("codesign_models", CODESIGN_RESULTS, codesign_geomean("edge", "models"), "{}"),
     Figure("codesign_edge_x_grid", CODESIGN_RESULTS, codesign_geomean("edge", "x_grid"),
@@ -240,6 +265,11 @@ FIGURES = [
            all_or_k_of_n),
     Figure("hwalloc_confuciux_excess", HWALLOC_10K, hwalloc_excess_range(False), pct_range),
     Figure("hwalloc_baseline_excess", HWALLOC_10K, hwalloc_excess_range(True), pct_range),
+    Figure("loopnest_points_per_s", TIMELOOP_SPEED, timeloop_speed("point"), "{:,}"),
+    Figure("loopnest_x_timeloop_model", TIMELOOP_SPEED, timeloop_speed("model_x"), "{:,}x"),
+    Figure("timeloop_codesign_latency_x", TIMELOOP_CODESIGN, timeloop_codesign("cycles"),
+           "{:.2f}x"),
+    Figure("timeloop_codesign_edp_x", TIMELOOP_CODESIGN, timeloop_codesign("edp"), "{:.2f}x"),
 ]
 
 
