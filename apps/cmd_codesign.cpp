@@ -519,15 +519,12 @@ void register_codesign(CLI::App& app) {
                   "design for the figures reported");
   cmd->callback([a, t, cmd] {
     if (!is_timeloop_arch_file(a->hw)) return run_codesign_cmd(*a);
-    for (const char* flag :
-         {"--platform", "--pe-limit", "--pe-step", "--buffers", "--levels", "--maestro-compatible",
-          "--population", "--baselines", "--checkpoint", "--checkpoint-every", "--resume", "--plot",
-          "--table", "--models", "--platforms", "--wide"})
-      if (cmd->count(flag))
-        throw InputError({std::string("<flag ") + flag + ">"},
-                         std::string(flag) +
-                             " applies to the built-in templates: expected it without a Timeloop "
-                             "architecture");
+    refuse_flags(
+        cmd,
+        {"--platform", "--pe-limit", "--pe-step", "--buffers", "--levels", "--maestro-compatible",
+         "--population", "--baselines", "--checkpoint", "--checkpoint-every", "--resume", "--plot",
+         "--table", "--models", "--platforms", "--wide"},
+        "applies to the built-in templates: expected it without a Timeloop architecture");
     if (!cmd->count("--area-budget-mm2"))
       throw InputError({"<flag --area-budget-mm2>"},
                        "expected --area-budget-mm2 with a Timeloop template");

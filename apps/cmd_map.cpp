@@ -591,16 +591,13 @@ void register_map(CLI::App& app) {
   add_zoo_options(cmd, a->zoo);
   cmd->callback([a, t, cmd] {
     if (!is_timeloop_arch_file(a->hw)) return run_map(*a);
-    for (const char* flag :
-         {"--mapping", "--levels", "--divisors-only", "--maestro-compatible", "--constraint",
-          "--mapping-db", "--spatial-seeds", "--mapping-db-out", "--density", "--structure",
-          "--sparse-mode", "--worst-case", "--checkpoint", "--checkpoint-every", "--resume",
-          "--emit-m", "--compare-dataflows", "--wide"})
-      if (cmd->count(flag))
-        throw InputError({std::string("<flag ") + flag + ">"},
-                         std::string(flag) +
-                             " applies to MAESTRO-class accelerators: expected it without a "
-                             "Timeloop architecture");
+    refuse_flags(
+        cmd,
+        {"--mapping", "--levels", "--divisors-only", "--maestro-compatible", "--constraint",
+         "--mapping-db", "--spatial-seeds", "--mapping-db-out", "--density", "--structure",
+         "--sparse-mode", "--worst-case", "--checkpoint", "--checkpoint-every", "--resume",
+         "--emit-m", "--compare-dataflows", "--wide"},
+        "applies to MAESTRO-class accelerators: expected it without a Timeloop architecture");
     t->hw = a->hw;
     t->model = a->model;
     if (cmd->count("--algo")) t->algo = a->algo;

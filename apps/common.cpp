@@ -112,6 +112,12 @@ void make_output_dir(const std::string& dir, const std::string& flag) {
     throw InputError({dir, 0, 0}, "cannot create the " + flag + " folder: " + ec.message());
 }
 
+void refuse_flags(CLI::App* cmd, std::initializer_list<const char*> flags, const std::string& why) {
+  for (const char* flag : flags)
+    if (cmd->count(flag))
+      throw InputError({std::string("<flag ") + flag + ">"}, std::string(flag) + " " + why);
+}
+
 void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
   const CLI::Validator positive(
       [](std::string& value) -> std::string {

@@ -7,19 +7,9 @@
 #include <vector>
 
 #include "sparsemap/cost/loopnest.h"
+#include "sparsemap/dse/timeloop/map_space.h"  // prime_factors
 
 namespace sparsemap::testing {
-
-inline std::vector<int64_t> prime_factors(int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t f = 2; f * f <= n; ++f)
-    while (n % f == 0) {
-      out.push_back(f);
-      n /= f;
-    }
-  if (n > 1) out.push_back(n);
-  return out;
-}
 
 // A random point: each prime factor of each bound goes to a random level, spatially when that
 // level's fan-out still has room for it, else temporally.
@@ -36,7 +26,7 @@ inline cost::LoopNestPoint random_point(const cost::LoopNestEvaluator& ev,
   }
   std::uniform_int_distribution<int> level(0, ev.levels() - 1), coin(0, 1);
   for (int k = 0; k < ev.dims(); ++k)
-    for (const int64_t f : prime_factors(p.bound(p.dims[k]))) {
+    for (const int64_t f : dse::timeloop::prime_factors(p.bound(p.dims[k]))) {
       const int i = level(rng);
       if (coin(rng) && room[i] % f == 0) {
         room[i] /= f;

@@ -11,17 +11,6 @@
 namespace sparsemap::dse::timeloop {
 namespace {
 
-std::vector<int64_t> prime_factors(int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t f = 2; f * f <= n; ++f)
-    while (n % f == 0) {
-      out.push_back(f);
-      n /= f;
-    }
-  if (n > 1) out.push_back(n);
-  return out;
-}
-
 // Tokens of a factors or permutation text: split on spaces and commas, or (no separator and
 // `letters`) one per character, as Timeloop reads "RPK".
 std::vector<std::string> tokens(const std::string& text, bool letters) {
@@ -44,6 +33,17 @@ std::vector<std::string> tokens(const std::string& text, bool letters) {
 }
 
 }  // namespace
+
+std::vector<int64_t> prime_factors(int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t f = 2; f * f <= n; ++f)
+    while (n % f == 0) {
+      out.push_back(f);
+      n /= f;
+    }
+  if (n > 1) out.push_back(n);
+  return out;
+}
 
 MapSpace::MapSpace(const workload::Einsum& p, const arch::Hierarchy& h) : p_(p), h_(h) {
   n_ = static_cast<int>(h.storage.size());

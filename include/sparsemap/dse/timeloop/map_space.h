@@ -16,6 +16,9 @@
 
 namespace sparsemap::dse::timeloop {
 
+// The prime factors of n >= 1, ascending, with repeats (12 -> 2, 2, 3; 1 -> none).
+std::vector<int64_t> prime_factors(int64_t n);
+
 // One level's constraints, parsed against the problem (Timeloop v0.4's semantics):
 //   factors      "D=n" fixes the factor of D (n = 0: the whole bound), "D<=n" / "D>=n" bound
 //                it; a dimension not named is free;
