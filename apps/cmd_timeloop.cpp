@@ -2,6 +2,7 @@
 // inputs (architecture, problem, mapping, optional ERT/ART, in any order) through the loop-nest
 // model; Timeloop's summary. --hw takes the architecture and ERT from a preset or MAESTRO/YAML
 // file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -19,6 +20,7 @@ namespace {
 struct TimeloopArgs {
   std::vector<std::string> files;
   std::string hw;
+  bool no_leakage = false;
   std::string json;
   std::string emit_map;
 };
@@ -55,7 +57,7 @@ std::string result_text(const cost::LoopNestResult& r) {
 }  // namespace
 
 void run_timeloop(const std::vector<std::string>& files, const std::string& json,
-                  const std::string& emit_map, const std::string& hw) {
+                  const std::string& emit_map, const std::string& hw, bool no_leakage) {
   auto in = io::read_timeloop_files(files);
   if (!hw.empty()) {
     if (in.arch || in.ert)
@@ -66,6 +68,11 @@ void run_timeloop(const std::vector<std::string>& files, const std::string& json
     in.ert = v.ert;
   }
   in.require_evaluable();
+  if (no_leakage && in.ert)  // timeloop-model 3.0.3 prices no leakage
+    for (auto& c : in.ert->components)
+      c.actions.erase(std::remove_if(c.actions.begin(), c.actions.end(),
+                                     [](const arch::ActionEnergy& a) { return a.name == "leak"; }),
+                      c.actions.end());
   if (!in.ert)
     print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
   const auto r =
@@ -88,10 +95,14 @@ void register_timeloop(CLI::App& app) {
       "--hw", args->hw,
       "Accelerator preset or MAESTRO/YAML file as the architecture and ERT (its "
       "three-level hierarchy: DRAM, L2, L1, MAC; `sparsemap arch --hierarchy` shows it)");
+  cmd->add_flag("--no-leakage", args->no_leakage,
+                "Price no leakage (the ERT's leak actions dropped), as timeloop-model 3.0.3 does");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--emit-map", args->emit_map,
                   "Write the mapping it evaluated as Timeloop's map.yaml to FILE");
-  cmd->callback([args] { run_timeloop(args->files, args->json, args->emit_map, args->hw); });
+  cmd->callback([args] {
+    run_timeloop(args->files, args->json, args->emit_map, args->hw, args->no_leakage);
+  });
 }
 
 }  // namespace sparsemap::cli

@@ -480,5 +480,12 @@ sed 's/depth: 64$/depth: 1/' "${fb/freebypass/baked}" >"$tmp/nofit.yaml"
 run 2 map --hw "$tmp/nofit.yaml" --quiet &&
   check "map no mapping fits" grep -q "no mapping of layer Conv1D_OC fits this architecture" "$tmp/err"
 
+# timeloop --no-leakage prices as timeloop-model 3.0.3 does (a run made here, tests/data/timeloop/generated).
+gen=tests/data/timeloop/generated/eyeriss_like
+run 0 timeloop "$gen/arch.yaml" "$gen/resnet18_01/prob.yaml" "$gen/resnet18_01/map.yaml" \
+  tests/data/timeloop/example_designs/eyeriss_like/timeloop-mapper.ERT.yaml --no-leakage --json "$tmp/nl.json" &&
+  check "timeloop no leakage" python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['fj_per_compute']; \
+assert round(f['Total'],2)==4041.93 and round(f['weights_spad'],2)==989.50 and round(f['psum_spad'],2)==538.53" "$tmp/nl.json"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]
