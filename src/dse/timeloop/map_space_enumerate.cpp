@@ -42,7 +42,8 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
       };
       if (!in(r.temporal_inner) && !in(r.temporal_outer)) free[i].push_back(k);
     }
-  const uint64_t cap = limit + 1;
+  if (keep_genes_.size() >= 63) return false;  // over 2^63 points: never enumerable
+  const uint64_t cap = limit == UINT64_MAX ? limit : limit + 1;
   uint64_t count = 0;
   bool counting = true, go_on = true;
 
