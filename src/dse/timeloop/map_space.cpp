@@ -353,10 +353,13 @@ mapping::LoopNest MapSpace::to_mapping(const Decoded& d) const {
   mapping::LoopNest m;
   for (int i = 0; i < n_; ++i) {
     const std::string& name = h_.storage[i].name;
-    mapping::LoopNestDirective t{
-        name, mapping::DirectiveKind::kTemporal, {}, perm(x.temporal_order, i)};
-    mapping::LoopNestDirective s{
-        name, mapping::DirectiveKind::kSpatial, {}, perm(x.spatial_order, i)};
+    mapping::LoopNestDirective t, s, ds;
+    t.target = s.target = ds.target = name;
+    t.kind = mapping::DirectiveKind::kTemporal;
+    s.kind = mapping::DirectiveKind::kSpatial;
+    ds.kind = mapping::DirectiveKind::kDataspace;
+    t.permutation = perm(x.temporal_order, i);
+    s.permutation = perm(x.spatial_order, i);
     s.split = d.split[i];
     bool spatial = false;
     for (int k = nd_ - 1; k >= 0; --k) {
@@ -365,7 +368,6 @@ mapping::LoopNest MapSpace::to_mapping(const Decoded& d) const {
       s.factors.push_back({p_.dims[ks], x.spatial[i * nd_ + ks]});
       spatial = spatial || x.spatial[i * nd_ + ks] > 1;
     }
-    mapping::LoopNestDirective ds{name, mapping::DirectiveKind::kDataspace};
     for (int k = 0; k < nds_; ++k)
       (x.keep[i] >> k & 1 ? ds.keep : ds.bypass).push_back(p_.data_spaces[k].name);
     m.directives.push_back(ds);
