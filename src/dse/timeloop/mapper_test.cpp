@@ -149,7 +149,9 @@ TEST(TimeloopMapper, AtLeastAsGoodAsTimeloopMapper) {
     // The printed lower bound is below every mapping.
     EXPECT_LE(r.bound.cycles, r.result.cycles) << c.folder;
     EXPECT_LE(r.bound.energy_pj, r.result.energy_pj) << c.folder;
-    if (c.folder == kEx05 + "null") EXPECT_EQ(r.space_points, 464640u);
+    if (c.folder == kEx05 + "null") {
+      EXPECT_EQ(r.space_points, 464640u);
+    }
   }
 }
 
