@@ -8,6 +8,7 @@
 
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/error.h"
+#include "support/error_of.h"
 #include "support/test_data.h"
 
 namespace sparsemap::io {
@@ -15,15 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing::error_of;
 
 std::string hw_error(const std::string& text) {
   return error_of([&] { parse_maestro_hw(text, "hw.m"); });

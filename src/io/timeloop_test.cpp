@@ -5,21 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "sparsemap/error.h"
+#include "support/error_of.h"
 #include "support/temp_dir.h"
 #include "support/test_data.h"
 
 namespace sparsemap::io {
 namespace {
 
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing::error_of;
 
 std::string parse_error(const std::string& text) {
   return error_of([&] { parse_timeloop_yaml(text, "in.yaml"); });

@@ -7,6 +7,7 @@
 
 #include "sparsemap/error.h"
 #include "sparsemap/io/timeloop.h"
+#include "support/error_of.h"
 #include "support/test_data.h"
 
 namespace sparsemap::io {
@@ -14,15 +15,7 @@ namespace {
 
 using mapping::DirectiveKind;
 
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing::error_of;
 
 mapping::LoopNestDirective directive(std::string target, DirectiveKind kind,
                                      std::vector<mapping::LoopFactor> factors = {},
