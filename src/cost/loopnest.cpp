@@ -334,7 +334,7 @@ void LoopNestEvaluator::count_accesses(const LoopNestPoint& x, LoopNestWorkspace
 
 LoopNestSummary LoopNestEvaluator::evaluate(const LoopNestPoint& x, LoopNestWorkspace& ws) const {
   LoopNestSummary r;
-  if (!problem_error().empty()) {
+  if (!usable()) {
     r.status = LoopNestStatus::kInvalidMapping;
     return r;
   }

@@ -200,6 +200,8 @@ class LoopNestEvaluator {
   // Why no mapping of this problem can be evaluated (over 2^50 operations, no storage level,
   // a projection naming an unknown dimension), or "".
   std::string problem_error() const;
+  // problem_error() is empty (checked on every evaluation, so without building a string).
+  bool usable() const { return !too_many_operations_ && n_ > 0 && bad_projection_.empty(); }
 
   // Turns a named mapping into `out` (levels without a directive: factors 1, permutation as
   // the problem lists the dimensions, everything kept; dummy levels keep nothing). Returns ""
