@@ -124,16 +124,6 @@ std::vector<workload::Layer> load_layers(const MapArgs& a, bool root, std::strin
   return layers;
 }
 
-// The progress line on stderr: distinct layer, samples of its budget, best fitness.
-void show_progress(size_t u, size_t n, int64_t s, int64_t b, double best) {
-  const int w = 30;
-  const int fill = static_cast<int>(w * static_cast<double>(s) / static_cast<double>(b));
-  std::fprintf(stderr, "\r[%3zu/%zu] [%s%s] %lld/%lld best %.4g   ", u + 1, n,
-               std::string(static_cast<size_t>(fill), '#').c_str(),
-               std::string(static_cast<size_t>(w - fill), '.').c_str(), static_cast<long long>(s),
-               static_cast<long long>(b), best >= search::kInfeasible ? 0.0 : best);
-}
-
 // A reference the searched mappings are compared with (--compare): a dataflow template, or the
 // MAESTRO file's own dataflows; one cost per mapped layer.
 struct Ref {
@@ -504,7 +494,7 @@ void run_map(const MapArgs& a) {
 
   if (root && o.algo == "exhaustive") note_partial_exhaustive(layers, hw, o);
   const bool bar = root && !a.quiet && isatty(2);
-  if (bar) o.progress = show_progress;
+  if (bar) o.progress = print_search_progress;
   const auto t0 = std::chrono::steady_clock::now();
   const mp::ModelOutcome res = mp::map_layers(layers, hw, o);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -595,8 +585,7 @@ void register_map(CLI::App& app) {
         cmd,
         {"--mapping", "--levels", "--divisors-only", "--maestro-compatible", "--constraint",
          "--mapping-db", "--spatial-seeds", "--mapping-db-out", "--density", "--structure",
-         "--sparse-mode", "--worst-case", "--checkpoint", "--checkpoint-every", "--resume",
-         "--emit-m", "--compare-dataflows", "--wide"},
+         "--sparse-mode", "--worst-case", "--emit-m", "--compare-dataflows", "--wide"},
         "applies to MAESTRO-class accelerators: expected it without a Timeloop architecture");
     t->hw = a->hw;
     t->model = a->model;
@@ -606,6 +595,9 @@ void register_map(CLI::App& app) {
     t->objective_given = cmd->count("--objective") > 0;
     t->seed = a->seed;
     t->threads = a->threads;
+    t->checkpoint = a->checkpoint;
+    t->resume = a->resume;
+    if (cmd->count("--checkpoint-every")) t->checkpoint_every = a->checkpoint_every;
     t->json = a->json;
     t->quiet = a->quiet;
     t->zoo = a->zoo;

@@ -13,6 +13,7 @@
 #include "sparsemap/dse/timeloop/network.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/timeloop.h"
+#include "sparsemap/search/mpi.h"
 #include "timeloop_common.h"
 
 namespace sparsemap::cli {
@@ -150,6 +151,12 @@ bool is_timeloop_arch_file(const std::string& path) {
 }
 
 void run_map_timeloop(const TimeloopMapArgs& a) {
+  search::MpiSession mpi;  // before any thread; only the root prints and writes
+  const bool root = mpi.is_root();
+  if (!a.checkpoint.empty() && !a.resume.empty() && a.checkpoint != a.resume)
+    throw InputError({"<flag --resume>"}, "--checkpoint and --resume name different files");
+  if (a.checkpoint_every < 1)
+    throw InputError({"<flag --checkpoint-every>"}, "expected a positive number of evaluations");
   const std::string ert = a.ert.empty() ? table_beside(a.hw, "ERT.yaml", "--ert") : a.ert;
   io::TimeloopInputs hw = io::read_timeloop_files({a.hw});
   if (!hw.ert && !ert.empty()) hw.ert = io::read_timeloop_files({ert}).ert;
@@ -163,13 +170,22 @@ void run_map_timeloop(const TimeloopMapArgs& a) {
   o.mapper.metrics = metrics(a, hw);
   o.mapper.seed = a.seed;
   o.mapper.threads = a.threads;
+  o.mapper.use_mpi = mpi.size() > 1;
+  o.mapper.checkpoint_every = a.checkpoint_every;
   o.warm_start = a.warm_start;
-  const bool bar = !a.quiet && a.json != "-" && isatty(2);
+  o.checkpoint_file = a.resume.empty() ? a.checkpoint : a.resume;
+  o.resume = !a.resume.empty();
+  const bool bar = root && !a.quiet && a.json != "-" && isatty(2);
   const tl::NetworkResult r = tl::map_network(
-      layers, *hw.arch, hw.ert ? &*hw.ert : nullptr, o, [&](size_t done, size_t total) {
-        if (bar) std::fprintf(stderr, "\rmapped %zu of %zu distinct layers", done, total);
+      layers, *hw.arch, hw.ert ? &*hw.ert : nullptr, o,
+      [&](size_t u, size_t n, int64_t evals, int64_t budget, double best) {
+        if (!bar) return;
+        if (budget > 0) return print_search_progress(u, n, evals, budget, best);
+        std::fprintf(stderr, "\r[%3zu/%zu] enumerating: %lld points, best %.4g   ", u + 1, n,
+                     static_cast<long long>(evals), best >= search::kInfeasible ? 0.0 : best);
       });
   if (bar) std::fprintf(stderr, "\n");
+  if (!root) return;
   for (const auto& row : r.rows)
     if (!row.r.found)
       throw InputError({a.hw}, "no mapping of layer " + row.name +
@@ -180,7 +196,8 @@ void run_map_timeloop(const TimeloopMapArgs& a) {
               << " layers, objective " << metrics_text(o.mapper.metrics) << ", search " << a.algo
               << " (" << with_commas(a.budget) << " evaluations per layer, exhaustive up to "
               << with_commas(static_cast<int64_t>(a.exhaustive_limit)) << " points), seed "
-              << a.seed << ", " << a.threads << " thread(s)\n";
+              << a.seed << ", " << a.threads << " thread(s)"
+              << (mpi.size() > 1 ? " x " + std::to_string(mpi.size()) + " MPI ranks" : "") << "\n";
     print_table(r);
     std::cout << "EDP/bound: the mapping's EDP over a lower bound (compute, and the outermost "
                  "level's compulsory traffic and energy)\n";

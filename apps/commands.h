@@ -49,6 +49,8 @@ void register_report(CLI::App& app);   // report (one HTML page per model): apps
 struct TimeloopMapArgs {
   std::string hw, model, ert, algo = "auto", objective, json;
   std::string emit_dir;  // --emit-timeloop: one <layer>.map.yaml per layer
+  std::string checkpoint, resume;
+  int64_t checkpoint_every = 2000;
   bool objective_given = false, warm_start = true, quiet = false;
   int64_t budget = 10000;
   uint64_t seed = 1, exhaustive_limit = 2'000'000;
@@ -135,6 +137,10 @@ class Table {
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
 };
+
+// The progress line of a search on stderr ("\r", no newline): distinct layer u of n, samples s
+// of its budget b, best fitness so far (kInfeasible shown as 0).
+void print_search_progress(size_t u, size_t n, int64_t s, int64_t b, double best);
 
 // v with `digits` digits after the point ("%.*f").
 std::string fixed(double v, int digits);

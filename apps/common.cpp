@@ -12,6 +12,7 @@
 #include "sparsemap/io/dfsl.h"
 #include "sparsemap/io/gamma_csv.h"
 #include "sparsemap/io/onnx_import.h"
+#include "sparsemap/search/optimizer.h"
 #include "sparsemap/sparse/kernels/bench_util.h"
 
 namespace sparsemap::cli {
@@ -270,6 +271,18 @@ std::string Table::str(size_t max_columns) const {
   os << std::string(total_width(), '-') << "\n";
   for (const auto& r : rows_) line(r);
   return os.str();
+}
+
+// The progress line on stderr: distinct layer, samples of its budget, best fitness.
+void print_search_progress(size_t u, size_t n, int64_t s, int64_t b, double best) {
+  const int w = 30;
+  const int fill = static_cast<int>(
+      w *
+      std::clamp(static_cast<double>(s) / static_cast<double>(std::max<int64_t>(1, b)), 0.0, 1.0));
+  std::fprintf(stderr, "\r[%3zu/%zu] [%s%s] %lld/%lld best %.4g   ", u + 1, n,
+               std::string(static_cast<size_t>(fill), '#').c_str(),
+               std::string(static_cast<size_t>(w - fill), '.').c_str(), static_cast<long long>(s),
+               static_cast<long long>(b), best >= search::kInfeasible ? 0.0 : best);
 }
 
 std::string fixed(double v, int digits) {

@@ -28,16 +28,16 @@ namespace {
 constexpr const char* kCheckpointFormat = "sparsemap-search-checkpoint";
 constexpr int kCheckpointVersion = 1;
 
-// fitness(xs[i]) for i in [lo, hi) on up to `threads` threads; out[i - lo]. Indices are taken
+// f(i) for i in [lo, hi) on up to `threads` threads; out[i - lo]. Indices are taken
 // dynamically (an atomic counter), but each result lands in its own slot, so the output never
 // depends on the split. The exception of the lowest failing index is rethrown after the join.
-std::vector<double> evaluate_range(const std::vector<Genome>& xs, size_t lo, size_t hi,
-                                   const Evaluator::Fitness& fitness, int threads) {
+std::vector<double> evaluate_range(size_t lo, size_t hi, const std::function<double(size_t)>& f,
+                                   int threads) {
   const size_t n = hi - lo;
   std::vector<double> out(n, kInfeasible);
   const size_t workers = std::min<size_t>(static_cast<size_t>(threads), n);
   if (workers <= 1) {
-    for (size_t i = 0; i < n; ++i) out[i] = fitness(xs[lo + i]);
+    for (size_t i = 0; i < n; ++i) out[i] = f(lo + i);
     return out;
   }
   std::vector<std::exception_ptr> errors(n);
@@ -45,7 +45,7 @@ std::vector<double> evaluate_range(const std::vector<Genome>& xs, size_t lo, siz
   auto work = [&] {
     for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
       try {
-        out[i] = fitness(xs[lo + i]);
+        out[i] = f(lo + i);
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -113,15 +113,18 @@ std::string genome_problem(const Genome& g, size_t dims, bool expected) {
 
 std::vector<double> Evaluator::evaluate(const std::vector<Genome>& xs,
                                         const Fitness& fitness) const {
-  const size_t n = xs.size();
+  return evaluate_indexed(xs.size(), [&](size_t i) { return fitness(xs[i]); });
+}
+
+std::vector<double> Evaluator::evaluate_indexed(size_t n,
+                                                const std::function<double(size_t)>& f) const {
   const int size = use_mpi_ ? mpi_size() : 1;
-  if (size <= 1) return evaluate_range(xs, 0, n, fitness, threads_);
+  if (size <= 1) return evaluate_range(0, n, f, threads_);
   const int rank = mpi_rank();
   auto bound = [&](int r) { return n * static_cast<size_t>(r) / static_cast<size_t>(size); };
   std::vector<int> counts(static_cast<size_t>(size));
   for (int r = 0; r < size; ++r) counts[r] = static_cast<int>(bound(r + 1) - bound(r));
-  const std::vector<double> mine =
-      evaluate_range(xs, bound(rank), bound(rank + 1), fitness, threads_);
+  const std::vector<double> mine = evaluate_range(bound(rank), bound(rank + 1), f, threads_);
   return mpi_allgather(mine, counts);
 }
 

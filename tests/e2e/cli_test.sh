@@ -467,6 +467,41 @@ and l['bound']['edp']<=l['edp'] and j['metrics']==['edp']" "$tmp/tlm.json" &&
   check "map timeloop replays" python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['layers'][0]; \
 r=json.load(open(sys.argv[2])); assert m['cycles']==r['cycles'] and m['energy_pj']==r['energy_pj']" \
     "$tmp/tlm.json" "$tmp/tlr.json"
+# The same on four ResNet-18 layers: the JSON (wall times aside) does not change with 2 threads,
+# under mpirun -np 2, or after kill -9 and --resume.
+mkdir -p "$tmp/net"
+cp tests/data/timeloop/layer_shapes/problem_base.yaml "$tmp/"
+for l in 01 05 07 10; do cp "tests/data/timeloop/layer_shapes/resnet18/$l.yaml" "$tmp/net/"; done
+same_but_time() {
+  python3 -c "import json,sys
+def strip(v):
+    if isinstance(v, dict): return {k: strip(x) for k, x in v.items() if k != 'seconds'}
+    if isinstance(v, list): return [strip(x) for x in v]
+    return v
+a, b = (strip(json.load(open(f))) for f in sys.argv[1:3]); sys.exit(a != b)" "$1" "$2"
+}
+tlnet=(map --hw "$ey/parsed-processed-input.yaml" --model "$tmp/net" --algo gamma --budget 6000 --seed 3 --quiet)
+"$bin" "${tlnet[@]}" --json "$tmp/tln1.json" >/dev/null 2>&1
+run 0 "${tlnet[@]}" --threads 2 --json "$tmp/tln2.json" &&
+  check "map timeloop --threads 2 == 1 thread" same_but_time "$tmp/tln1.json" "$tmp/tln2.json"
+if command -v mpirun >/dev/null 2>&1; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe \
+    "$bin" "${tlnet[@]}" --json "$tmp/tlnm.json" >/dev/null 2>&1
+  check "map timeloop under mpirun -np 2 == 1 process" same_but_time "$tmp/tln1.json" "$tmp/tlnm.json"
+fi
+"$bin" "${tlnet[@]}" --checkpoint "$tmp/tlck.json" --checkpoint-every 500 --json "$tmp/tlk.json" >/dev/null 2>&1 &
+map_pid=$!
+for _ in $(seq 400); do  # kill -9 once the checkpoint holds a finished layer
+  grep -q '"evaluations"' "$tmp/tlck.json" 2>/dev/null && break
+  sleep 0.02
+done
+kill -9 "$map_pid" 2>/dev/null
+wait "$map_pid" 2>/dev/null
+check "map timeloop killed before the end" test ! -s "$tmp/tlk.json"
+run 0 "${tlnet[@]}" --resume "$tmp/tlck.json" --json "$tmp/tlr2.json" &&
+  check "map timeloop kill -9 + resume == uninterrupted" same_but_time "$tmp/tln1.json" "$tmp/tlr2.json"
+run 2 "${tlnet[@]}" --seed 4 --resume "$tmp/tlck.json" &&
+  check "map timeloop resume of another run" grep -q "the checkpoint belongs to another run" "$tmp/err"
 fb=tests/data/timeloop/05-mapper-conv1d+oc-3level/ref-output/freebypass/parsed-processed-input.yaml
 cp "${fb%/*}/timeloop-mapper.ERT.yaml" "$tmp/"  # the ERT beside the edited architectures
 sed 's/factors: R=1,P=16,K=16/factors: R=1,Z=16,K=16/' "$fb" >"$tmp/badc.yaml"

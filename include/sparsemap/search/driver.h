@@ -27,6 +27,9 @@ class Evaluator {
   // [n r / size, n (r + 1) / size) of the batch on its threads, then MPI_Allgatherv; every rank
   // must call evaluate with the same batch (they do: each runs the identical optimiser).
   std::vector<double> evaluate(const std::vector<Genome>& xs, const Fitness& fitness) const;
+  // The same split for any batch of n items: out[i] = fitness(i) for i in [0, n), each index
+  // evaluated once over all threads and ranks (an exhaustive scan's batch of points).
+  std::vector<double> evaluate_indexed(size_t n, const std::function<double(size_t)>& f) const;
   int threads() const { return threads_; }
   bool use_mpi() const { return use_mpi_; }
 

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 
 #include "sparsemap/error.h"
 #include "sparsemap/search/driver.h"
+#include "sparsemap/search/mpi.h"
 
 namespace sparsemap::dse::timeloop {
 namespace {
@@ -173,6 +175,118 @@ LowerBound lower_bound(const workload::Einsum& p, const arch::Hierarchy& h,
   return b;
 }
 
+namespace {
+
+// The best point so far of one problem's map space: the lowest fitness, the first visited on a
+// tie (so the result does not depend on how evaluations are split).
+struct Best {
+  double fitness = search::kInfeasible;
+  MapSpace::Decoded point;
+};
+
+// Points enumerated are evaluated in batches of this many when threads or ranks share them.
+constexpr size_t kScanBatch = 4096;
+
+// Every point of `space` when it has at most o.exhaustive_limit of them: true (r.evaluations and
+// r.space_points set, `best` updated); false, nothing evaluated, when it has more.
+bool scan(const MapSpace& space, const cost::LoopNestEvaluator& model, const MapperOptions& o,
+          MapperResult& r, Best& best) {
+  const search::Evaluator eval(o.threads, o.use_mpi);
+  const auto value = [&](const MapSpace::Decoded& d, cost::LoopNestWorkspace& ws) {
+    return d.feasible ? fitness(model.evaluate(d.point, ws), o.metrics, r.bound)
+                      : search::kInfeasible;
+  };
+  std::vector<MapSpace::Decoded> batch;
+  auto flush = [&] {
+    const std::vector<double> f = eval.evaluate_indexed(batch.size(), [&](size_t i) {
+      thread_local cost::LoopNestWorkspace ws;
+      return value(batch[i], ws);
+    });
+    for (size_t i = 0; i < batch.size(); ++i)
+      if (f[i] < best.fitness) best = {f[i], std::move(batch[i])};
+    r.evaluations += static_cast<int64_t>(batch.size());
+    batch.clear();
+    if (o.progress) o.progress(r.evaluations, 0, best.fitness);
+  };
+  const bool shared = eval.threads() > 1 || (o.use_mpi && search::mpi_size() > 1);
+  cost::LoopNestWorkspace ws;
+  const bool small = space.enumerate(o.exhaustive_limit, [&](const MapSpace::Decoded& d) {
+    if (shared) {
+      batch.push_back(d);
+      if (batch.size() == kScanBatch) flush();
+      return true;
+    }
+    ++r.evaluations;
+    const double f = value(d, ws);
+    if (f < best.fitness) best = {f, d};
+    if (o.progress && r.evaluations % kScanBatch == 0) o.progress(r.evaluations, 0, best.fitness);
+    return true;
+  });
+  if (!batch.empty())
+    flush();
+  else if (o.progress && small)
+    o.progress(r.evaluations, 0, best.fitness);
+  if (small) r.space_points = static_cast<uint64_t>(r.evaluations);
+  return small;
+}
+
+// The optimiser `algo` names on the space's genome ("gamma": the GA with the map space's
+// operators); `batch` set to the step it asks for.
+std::unique_ptr<search::Optimizer> make_optimizer(const std::string& algo, const MapSpace& space,
+                                                  const MapperOptions& o, size_t& batch) {
+  search::OptimizerOptions oo;
+  oo.seed = o.seed;
+  oo.budget = o.budget;
+  oo.seeds = o.warm;
+  oo.population = o.population;
+  batch = 64;
+  if (algo != "gamma") return search::make_optimizer(algo, space.genes(), oo);
+  oo.ga.population = o.population
+                         ? o.population
+                         : static_cast<size_t>(std::clamp<int64_t>(o.budget / 25, 20, 100));
+  oo.ga.mutation_rate = o.mutation_rate;
+  oo.ga.ops = std::make_shared<Operators>(space.layout(), std::vector<search::Genome>{});
+  const size_t elites = static_cast<size_t>(
+      std::llround(oo.ga.elite_fraction * static_cast<double>(oo.ga.population)));
+  batch = std::max<size_t>(1, oo.ga.population - elites);
+  return search::make_optimizer("ga", space.genes(), oo);
+}
+
+// A budgeted search of the space (checkpointed and resumed as the options say).
+void search_space(const MapSpace& space, const cost::LoopNestEvaluator& model,
+                  const MapperOptions& o, MapperResult& r, Best& best) {
+  size_t batch = 64;
+  const std::unique_ptr<search::Optimizer> opt = make_optimizer(r.algo, space, o, batch);
+  search::SearchOptions so;
+  so.budget = o.budget;
+  so.batch = batch;
+  so.checkpoint_file = o.checkpoint_file;
+  so.checkpoint_every = o.checkpoint_every;
+  so.resume_file = o.checkpoint_file;
+  if (o.progress) so.progress = [&o](int64_t n, double best) { o.progress(n, o.budget, best); };
+  nlohmann::json state;
+  const bool resume =
+      o.resume && !o.checkpoint_file.empty() && std::filesystem::exists(o.checkpoint_file);
+  if (resume) state = search::read_checkpoint(o.checkpoint_file);
+  const search::Evaluator eval(o.threads, o.use_mpi);
+  const auto res = search::run_search(
+      *opt, eval,
+      [&](const search::Genome& g) {
+        thread_local cost::LoopNestWorkspace ws;
+        const MapSpace::Decoded d = space.decode(g);
+        return d.feasible ? fitness(model.evaluate(d.point, ws), o.metrics, r.bound)
+                          : search::kInfeasible;
+      },
+      so, resume ? &state : nullptr);
+  r.evaluations = res.samples;
+  if (res.best_fitness < search::kInfeasible) {
+    best = {res.best_fitness, space.decode(res.best)};
+    r.genome = res.best;
+  }
+}
+
+}  // namespace
+
 MapperResult map_problem(const workload::Einsum& p, const arch::Hierarchy& h,
                          const arch::EnergyTable* ert, const MapperOptions& o) {
   const auto start = std::chrono::steady_clock::now();
@@ -182,78 +296,41 @@ MapperResult map_problem(const workload::Einsum& p, const arch::Hierarchy& h,
     throw InputError({"<problem>"}, why);
   MapperResult r;
   r.bound = lower_bound(p, h, ert);
-  double best = search::kInfeasible;
-  MapSpace::Decoded best_point;
-  cost::LoopNestWorkspace ws;
-  const bool exhaustive = o.algo == "exhaustive" || o.algo == "auto";
-  if (exhaustive) {
-    const bool small = space.enumerate(o.exhaustive_limit, [&](const MapSpace::Decoded& d) {
-      ++r.evaluations;
-      const double f = d.feasible ? fitness(model.evaluate(d.point, ws), o.metrics, r.bound)
-                                  : search::kInfeasible;
-      if (f < best) {
-        best = f;
-        best_point = d;
-      }
-      return true;
-    });
-    if (small) {
+  Best best;
+  if (o.algo == "exhaustive" || o.algo == "auto") {
+    if (scan(space, model, o, r, best))
       r.algo = "exhaustive";
-      r.space_points = static_cast<uint64_t>(r.evaluations);
-    } else if (o.algo == "exhaustive") {
+    else if (o.algo == "exhaustive")
       throw InputError({"<flag --algo>"}, "the map space has over " +
                                               std::to_string(o.exhaustive_limit) +
                                               " points: expected a search (gamma, ga, ...)");
-    }
   }
   if (r.algo.empty()) {
     r.algo = o.algo == "auto" ? "gamma" : o.algo;
-    search::OptimizerOptions oo;
-    oo.seed = o.seed;
-    oo.budget = o.budget;
-    oo.seeds = o.warm;
-    oo.population = o.population;
-    size_t batch = 64;
-    std::unique_ptr<search::Optimizer> opt;
-    if (r.algo == "gamma") {
-      oo.ga.population = o.population
-                             ? o.population
-                             : static_cast<size_t>(std::clamp<int64_t>(o.budget / 25, 20, 100));
-      oo.ga.mutation_rate = o.mutation_rate;
-      oo.ga.ops = std::make_shared<Operators>(space.layout(), std::vector<search::Genome>{});
-      const size_t elites = static_cast<size_t>(
-          std::llround(oo.ga.elite_fraction * static_cast<double>(oo.ga.population)));
-      batch = std::max<size_t>(1, oo.ga.population - elites);
-      opt = search::make_optimizer("ga", space.genes(), oo);
-    } else {
-      opt = search::make_optimizer(r.algo, space.genes(), oo);
-    }
-    search::SearchOptions so;
-    so.budget = o.budget;
-    so.batch = batch;
-    const search::Evaluator eval(o.threads, false);
-    const auto res = search::run_search(
-        *opt, eval,
-        [&](const search::Genome& g) {
-          thread_local cost::LoopNestWorkspace tws;
-          const MapSpace::Decoded d = space.decode(g);
-          return d.feasible ? fitness(model.evaluate(d.point, tws), o.metrics, r.bound)
-                            : search::kInfeasible;
-        },
-        so);
-    r.evaluations = res.samples;
-    if (res.best_fitness < search::kInfeasible) {
-      best = res.best_fitness;
-      best_point = space.decode(res.best);
-      r.genome = res.best;
-    }
+    search_space(space, model, o, r, best);
   }
-  if (best < search::kInfeasible) {
+  if (best.fitness < search::kInfeasible) {
     r.found = true;
-    r.result = model.evaluate_full(best_point.point);
-    r.mapping = space.to_mapping(best_point);
+    r.result = model.evaluate_full(best.point.point);
+    r.mapping = space.to_mapping(best.point);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+MapperResult evaluate_genome(const workload::Einsum& p, const arch::Hierarchy& h,
+                             const arch::EnergyTable* ert, const search::Genome& g) {
+  const MapSpace space(p, h);
+  const cost::LoopNestEvaluator model(p, h, ert);
+  MapperResult r;
+  r.bound = lower_bound(p, h, ert);
+  if (g.empty()) return r;
+  const MapSpace::Decoded d = space.decode(g);
+  if (!d.feasible || !model.usable()) return r;
+  r.result = model.evaluate_full(d.point);
+  r.found = r.result.ok();
+  r.mapping = space.to_mapping(d);
+  r.genome = g;
   return r;
 }
 

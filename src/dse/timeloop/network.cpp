@@ -1,7 +1,14 @@
 // Whole networks on a Timeloop-described accelerator (include/sparsemap/dse/timeloop/network.h).
 #include "sparsemap/dse/timeloop/network.h"
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+
+#include "network_checkpoint.h"
+#include "sparsemap/error.h"
+#include "sparsemap/search/driver.h"
+#include "sparsemap/search/mpi.h"
 
 namespace sparsemap::dse::timeloop {
 namespace {
@@ -19,6 +26,22 @@ search::Genome carry_over(const MapSpace& space, const MapSpace::Layout& from,
   return out;
 }
 
+// A layer's best genome and where it came from (the warm start of the layers after it).
+struct Earlier {
+  MapSpace::Layout layout;
+  search::Genome genome;
+};
+
+// Checkpoint files are written and removed by MPI rank 0 only; every rank reads them.
+void write_on_root(const nlohmann::json& j, const std::string& path) {
+  if (search::mpi_rank() == 0) search::write_json_atomic(j, path);
+}
+void remove_on_root(const std::string& path) {
+  if (search::mpi_rank() != 0) return;
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+}
+
 nlohmann::json bound_json(const LowerBound& b) {
   return {{"cycles", b.cycles}, {"energy_pj", b.energy_pj}, {"edp", b.edp()}};
 }
@@ -27,42 +50,74 @@ nlohmann::json bound_json(const LowerBound& b) {
 
 NetworkResult map_network(const std::vector<NetworkLayer>& layers, const arch::Hierarchy& h,
                           const arch::EnergyTable* ert, const NetworkOptions& o,
-                          const std::function<void(size_t, size_t)>& progress) {
+                          const NetworkProgress& progress) {
   const auto start = std::chrono::steady_clock::now();
-  NetworkResult out;
-  struct Earlier {
-    MapSpace::Layout layout;
-    search::Genome genome;
-  };
-  std::vector<Earlier> earlier;  // best genomes of searched layers, most recent last
-  size_t distinct = 0, done = 0;
+  // first[i]: the first layer of layer i's problem; distinct: the layers searched.
+  std::vector<size_t> first(layers.size()), distinct;
+  std::vector<size_t> genes;
   for (size_t i = 0; i < layers.size(); ++i) {
-    bool seen = false;
-    for (size_t j = 0; j < i && !seen; ++j) seen = layers[j].problem == layers[i].problem;
-    distinct += !seen;
+    first[i] = i;
+    for (size_t j = 0; j < i && first[i] == i; ++j)
+      if (layers[j].problem == layers[i].problem) first[i] = j;
+    if (first[i] != i) continue;
+    distinct.push_back(i);
+    genes.push_back(MapSpace(layers[i].problem, h).genes());
   }
+  const bool checkpoint = !o.checkpoint_file.empty();
+  const nlohmann::json fp = checkpoint ? network_fingerprint(layers, h, ert, o) : nlohmann::json();
+  const std::string search_file = checkpoint ? o.checkpoint_file + ".search" : "";
+  std::vector<DoneLayer> done;
+  if (o.resume) {
+    if (!checkpoint) throw InputError({"<flag --resume>"}, "expected a checkpoint file");
+    done = read_network_checkpoint(o.checkpoint_file, fp, genes);
+  } else if (checkpoint) {  // a fresh run: no stale search state
+    remove_on_root(search_file);
+    write_on_root(network_checkpoint(fp, done), o.checkpoint_file);
+  }
+  std::vector<MapperResult> results;
+  std::vector<Earlier> earlier;  // best genomes of searched layers, most recent last
+  for (size_t d = 0; d < distinct.size(); ++d) {
+    const workload::Einsum& p = layers[distinct[d]].problem;
+    const MapSpace space(p, h);
+    MapperOptions mo = o.mapper;
+    if (o.warm_start)
+      for (size_t k = 0; k < earlier.size() && k < o.warm_seeds; ++k) {
+        const Earlier& e = earlier[earlier.size() - 1 - k];
+        mo.warm.push_back(carry_over(space, e.layout, e.genome));
+      }
+    if (progress)
+      mo.progress = [&progress, d, &distinct](int64_t n, int64_t budget, double best) {
+        progress(d, distinct.size(), n, budget, best);
+      };
+    if (d < done.size() && done[d].algo != "exhaustive") {
+      results.push_back(evaluate_genome(p, h, ert, done[d].genome));
+      results.back().algo = done[d].algo;
+      results.back().evaluations = done[d].evaluations;
+      results.back().seconds = done[d].seconds;
+    } else {
+      mo.checkpoint_file = search_file;
+      mo.resume = o.resume && d == done.size();
+      results.push_back(map_problem(p, h, ert, mo));
+    }
+    const MapperResult& r = results.back();
+    if (!r.genome.empty()) earlier.push_back({space.layout(), r.genome});
+    if (d < done.size() || !checkpoint) continue;
+    // A kill between the two steps re-runs this layer's search from its start: same result.
+    remove_on_root(search_file);
+    done.push_back({r.algo, r.genome, r.evaluations, r.seconds});
+    write_on_root(network_checkpoint(fp, done), o.checkpoint_file);
+  }
+  NetworkResult out;
   for (size_t i = 0; i < layers.size(); ++i) {
     NetworkRow row;
     row.name = layers[i].name;
-    for (size_t j = 0; j < out.rows.size(); ++j)
-      if (layers[j].problem == layers[i].problem) {
-        row.same_as = out.rows[j].name;
-        row.r = out.rows[j].r;
-        row.r.evaluations = 0;
-        row.r.seconds = 0;
-        break;
-      }
-    if (row.same_as.empty()) {
-      MapperOptions mo = o.mapper;
-      const MapSpace space(layers[i].problem, h);
-      if (o.warm_start)
-        for (size_t k = 0; k < earlier.size() && k < o.warm_seeds; ++k) {
-          const Earlier& e = earlier[earlier.size() - 1 - k];
-          mo.warm.push_back(carry_over(space, e.layout, e.genome));
-        }
-      row.r = map_problem(layers[i].problem, h, ert, mo);
-      if (!row.r.genome.empty()) earlier.push_back({space.layout(), row.r.genome});
-      if (progress) progress(++done, distinct);
+    const size_t d = static_cast<size_t>(std::find(distinct.begin(), distinct.end(), first[i]) -
+                                         distinct.begin());
+    row.r = results[d];
+    if (first[i] != i) {
+      row.same_as = layers[first[i]].name;
+      row.r.evaluations = 0;
+      row.r.seconds = 0;
     }
     out.all_found = out.all_found && row.r.found;
     out.cycles += row.r.result.cycles;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,18 @@ struct MapperOptions {
   double mutation_rate = 0.3;
   size_t population = 0;             // 0: clamp(budget / 25, 20, 100)
   std::vector<search::Genome> warm;  // genomes evaluated first (warm start)
+  // Evaluations split over MPI ranks too (every rank must call map_problem alike; search::
+  // Evaluator). The result never depends on threads or ranks.
+  bool use_mpi = false;
+  // A search's state (search::run_search's checkpoint) written to checkpoint_file every
+  // checkpoint_every evaluations and at its end; with resume, continued from that file when it
+  // exists. An enumeration keeps no state (it is run again: at most exhaustive_limit points).
+  std::string checkpoint_file;
+  int64_t checkpoint_every = 2000;
+  bool resume = false;
+  // Called after each batch with (evaluations so far, the search's budget or 0 for an
+  // enumeration, best fitness so far); may be empty.
+  std::function<void(int64_t, int64_t, double)> progress;
 };
 
 // Bounds no mapping can beat (cycles from compute and from each level's compulsory traffic at
@@ -65,6 +78,11 @@ struct MapperResult {
 // Throws InputError for bad constraints (MapSpace) or options.
 MapperResult map_problem(const workload::Einsum& p, const arch::Hierarchy& h,
                          const arch::EnergyTable* ert, const MapperOptions& o);
+
+// The result of genome `g` of p's map space on `h` (MapSpace::decode, then the full evaluation):
+// found false when it decodes to no fitting mapping; algo empty, evaluations 0.
+MapperResult evaluate_genome(const workload::Einsum& p, const arch::Hierarchy& h,
+                             const arch::EnergyTable* ert, const search::Genome& g);
 
 // The scalar an optimiser minimises for `metrics`: the first metric, ties broken by the second
 // (mapped into [0, 1) as v / (v + its value at `scale`, the layer's lower bound) and added

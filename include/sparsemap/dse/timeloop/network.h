@@ -24,7 +24,19 @@ struct NetworkOptions {
   // factor genes drawn from the seed; the warm genomes are evaluated first and counted.
   bool warm_start = true;
   size_t warm_seeds = 4;  // best earlier mappings carried over (most recent first)
+  // Checkpoint: after each distinct layer the layers done are written to checkpoint_file
+  // (atomically, by MPI rank 0 only), the search in progress to checkpoint_file + ".search"
+  // every mapper.checkpoint_every evaluations. With resume, a run of the same layers,
+  // accelerator, ERT and options continues from them and ends as an uninterrupted run does
+  // (InputError naming the file for a checkpoint of another run). Empty: none.
+  std::string checkpoint_file;
+  bool resume = false;
 };
+
+// After each batch of evaluations: the distinct layer being mapped (0-based), how many there
+// are, evaluations spent on it, its budget (0: an enumeration) and its best fitness so far.
+using NetworkProgress =
+    std::function<void(size_t layer, size_t layers, int64_t evaluations, int64_t budget, double)>;
 
 struct NetworkRow {
   std::string name;
@@ -44,11 +56,11 @@ struct NetworkResult {
   double edp() const { return static_cast<double>(cycles) * energy_pj; }
 };
 
-// Maps `layers` on `h` (energies from `ert`). `progress(done, total)` after each distinct
-// layer, may be empty. Throws InputError for bad constraints or options.
+// Maps `layers` on `h` (energies from `ert`); `progress` may be empty. Throws InputError for
+// bad constraints, options or checkpoints.
 NetworkResult map_network(const std::vector<NetworkLayer>& layers, const arch::Hierarchy& h,
                           const arch::EnergyTable* ert, const NetworkOptions& o,
-                          const std::function<void(size_t, size_t)>& progress = {});
+                          const NetworkProgress& progress = {});
 
 // {"layers": [{name, same_as?, found, algo, cycles, energy_pj, edp, utilization,
 //   evaluations, space_points?, seconds, bound: {cycles, energy_pj, edp}, edp_over_bound}],
