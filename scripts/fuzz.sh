@@ -62,7 +62,8 @@ max_len() {
   case $1 in
     onnx) echo 65536 ;;
     timeloop_arch | timeloop_problem) echo 32768 ;;
-    map_checkpoint | search_checkpoint | mapping_db | codesign_checkpoint | fusion_checkpoint)
+    map_checkpoint | search_checkpoint | mapping_db | codesign_checkpoint | fusion_checkpoint | \
+      timeloop_map_checkpoint)
       echo 32768 ;;
     *) echo 16384 ;;
   esac
