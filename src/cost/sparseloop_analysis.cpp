@@ -1,0 +1,333 @@
+// The Sparseloop model's analysis of tiles: loops innermost first, tile occupancies, format
+// metadata per rank and the leader-tile probabilities of gating / skipping. Formulas in
+// include/sparsemap/cost/sparseloop.h.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "sparseloop_internal.h"
+
+namespace sparsemap::cost::sparseloop_detail {
+
+int64_t Nest::points(int ds, const std::vector<int64_t>& ext) const {
+  int64_t n = 1;
+  for (int64_t a : axis_extents(ds, ext)) n *= a;
+  return n;
+}
+
+std::vector<int64_t> Nest::axis_extents(int ds, const std::vector<int64_t>& ext) const {
+  std::vector<int64_t> out;
+  for (const auto& axis : p->data_spaces[ds].projection) {
+    int64_t len = 1;
+    for (const auto& t : axis) {
+      const int k = p->dim_index(t.dim);
+      if (k >= 0) len += p->coefficient(t) * (ext[k] - 1);
+    }
+    out.push_back(len);
+  }
+  return out;
+}
+
+std::vector<int64_t> Nest::level_extents(int level) const {
+  std::vector<int64_t> ext(dims, 1);
+  for (const auto& l : loops)
+    if (l.level >= level) ext[l.dim] *= l.bound;
+  return ext;
+}
+
+double Nest::prob(int ds, int64_t tile_points, int64_t occupancy) const {
+  if (!has_density[ds]) return occupancy == tile_points ? 1 : 0;
+  return workload::tile_occupancy_probability(density[ds], tile_points, tensor_points[ds],
+                                              occupancy);
+}
+
+int Nest::child(int level, int ds) const {
+  for (int j = level + 1; j < levels; ++j)
+    if (kept(j, ds)) return j;
+  return levels;
+}
+
+Nest build_nest(const workload::Einsum& p, const arch::Hierarchy& h, const LoopNestPoint& x,
+                const std::map<std::string, workload::DensityModel>& densities) {
+  Nest n;
+  n.p = &p;
+  n.h = &h;
+  n.levels = x.levels;
+  n.dims = x.dims;
+  n.nds = static_cast<int>(p.data_spaces.size());
+  n.keep = x.keep;
+  n.level_begin.assign(n.levels, 0);
+  n.level_end.assign(n.levels, 0);
+  for (int i = n.levels - 1; i >= 0; --i) {
+    n.level_begin[i] = static_cast<int>(n.loops.size());
+    // Spatial loops sit inside the level's temporal ones; each order is outermost first.
+    for (int pos = n.dims - 1; pos >= 0; --pos) {
+      const int d = x.spatial_order[i * n.dims + pos];
+      n.loops.push_back({d, x.spatial[i * n.dims + d], i, true});
+    }
+    for (int pos = n.dims - 1; pos >= 0; --pos) {
+      const int d = x.temporal_order[i * n.dims + pos];
+      n.loops.push_back({d, x.temporal[i * n.dims + d], i, false});
+    }
+    n.level_end[i] = static_cast<int>(n.loops.size());
+  }
+  for (const auto& d : p.dims) n.bounds.push_back(p.bound(d));
+  for (const auto& ds : p.data_spaces) {
+    uint64_t rel = 0;
+    for (const auto& axis : ds.projection)
+      for (const auto& t : axis) {
+        const int k = p.dim_index(t.dim);
+        if (k >= 0 && k < 64) rel |= uint64_t{1} << k;
+      }
+    n.relevant.push_back(rel);
+    const auto it = densities.find(ds.name);
+    n.has_density.push_back(it != densities.end());
+    n.density.push_back(it != densities.end() ? it->second : workload::DensityModel{});
+  }
+  for (int ds = 0; ds < n.nds; ++ds) n.tensor_points.push_back(n.points(ds, n.bounds));
+  return n;
+}
+
+int default_metadata_bits(const arch::StorageLevel& s) {
+  for (const char* k : {"metadata_datawidth", "metadata_word_bits"}) {
+    const auto it = s.attributes.find(k);
+    if (it != s.attributes.end()) return std::max(0, std::atoi(it->second.c_str()));
+  }
+  return 0;
+}
+
+int metadata_storage_width(const arch::StorageLevel& s) {
+  for (const char* k : {"metadata_storage_width", "metadata_width"}) {
+    const auto it = s.attributes.find(k);
+    if (it != s.attributes.end()) return std::max(0, std::atoi(it->second.c_str()));
+  }
+  return 0;
+}
+
+namespace {
+
+// Timeloop's adjustment of a format word width: the level's default when not given, else the
+// first width >= the given one that divides the metadata storage width.
+int adjust_bits(int given, const arch::StorageLevel& s) {
+  if (given < 0) return default_metadata_bits(s);
+  const int width = metadata_storage_width(s);
+  if (given == 0 || width % given == 0) return given;
+  int b = given;
+  while (b < 2 * given && width % b != 0) ++b;
+  return b;
+}
+
+// The probability that `points` points of a tile of `shape` points holding `k` nonzeros are
+// all zeros, under the data space's model constrained to that tile.
+double constrained_empty(const Nest& n, int ds, int64_t points, int64_t shape, int64_t k) {
+  if (points <= 0) return 1;
+  if (n.has_density[ds] &&
+      n.density[ds].distribution == workload::DensityDistribution::kHypergeometric) {
+    workload::DensityModel m = n.density[ds];
+    m.workload_tensor_size = shape;
+    m.density = static_cast<double>(k) / static_cast<double>(shape);
+    return workload::tile_occupancy_probability(m, points, shape, 0);
+  }
+  const double x = static_cast<double>(points) * static_cast<double>(k) / static_cast<double>(shape);
+  return std::floor(x) == 0 ? 1 - (x - std::floor(x)) : 0;
+}
+
+// Fibre shape per rank (rank 0 innermost): flattened_rankIDs when given, else the data
+// space's axes from the last one inward, the outermost rank taking the axes left.
+std::vector<int64_t> rank_shapes(const Nest& n, int ds, const arch::DataSpaceFormat& f,
+                                 const std::vector<int64_t>& ext) {
+  const int ranks = static_cast<int>(f.ranks.size());
+  std::vector<int64_t> shape(ranks, 1);
+  const std::vector<int64_t> axes = n.axis_extents(ds, ext);
+  const int na = static_cast<int>(axes.size());
+  for (int r = 0; r < ranks; ++r) {
+    const auto& spec = f.ranks[ranks - 1 - r];
+    if (!spec.flattened_rank_ids.empty()) {
+      int64_t s = 1;
+      for (const auto& ids : spec.flattened_rank_ids)
+        for (const auto& id : ids) {
+          const int k = n.p->dim_index(id);
+          if (k >= 0) s *= ext[k];
+        }
+      shape[r] = s;
+      continue;
+    }
+    if (r >= na) continue;
+    if (r < ranks - 1) {
+      shape[r] = axes[na - 1 - r];
+    } else {
+      int64_t s = 1;
+      for (int a = 0; a <= na - 1 - r; ++a) s *= axes[a];
+      shape[r] = s;
+    }
+  }
+  return shape;
+}
+
+}  // namespace
+
+FormatOccupancy format_occupancy(const Nest& n, int level, int ds, const arch::DataSpaceFormat& f,
+                                 bool parent_compressed) {
+  const auto& s = n.h->storage[level];
+  const int ranks = static_cast<int>(f.ranks.size());
+  FormatOccupancy out;
+  out.metadata.assign(ranks, 0);
+  out.payload.assign(ranks, 0);
+  for (int r = 0; r < ranks; ++r) {
+    out.metadata_bits.push_back(adjust_bits(f.ranks[ranks - 1 - r].metadata_word_bits, s));
+    out.payload_bits.push_back(adjust_bits(f.ranks[ranks - 1 - r].payload_word_bits, s));
+  }
+  const std::vector<int64_t> ext = n.level_extents(level);
+  const int64_t shape = n.points(ds, ext);
+  if (shape <= 0) return out;
+  const std::vector<int64_t> fibre = rank_shapes(n, ds, f, ext);
+  // points[r]: points of the sub-tile spanned by ranks < r (points[0] = 1).
+  std::vector<int64_t> below(ranks + 1, 1);
+  for (int r = 0; r < ranks; ++r) below[r + 1] = below[r] * fibre[r];
+  // The occupancies the tile can have, and their probabilities.
+  std::vector<std::pair<int64_t, double>> occ;
+  for (int64_t k = 0; k <= shape; ++k) {
+    const double pk = n.prob(ds, shape, k);
+    if (pk > 0) occ.emplace_back(k, pk);
+  }
+  if (parent_compressed && !occ.empty() && occ.front().first == 0 && occ.front().second < 1) {
+    const double nonempty = 1 - occ.front().second;
+    occ.erase(occ.begin());
+    for (auto& o : occ) o.second /= nonempty;
+  }
+  for (const auto& [k, pk] : occ) {
+    out.expected_nonzeros += pk * static_cast<double>(k);
+    double fibres_max = 1;
+    for (int r = ranks - 1; r >= 0; --r) {
+      const int64_t fs = fibre[r];
+      const bool innermost = f.inner_to_outer ? r == 0 : r == ranks - 1;
+      if (fs == 1 && !innermost) {
+        fibres_max *= static_cast<double>(fs);
+        continue;
+      }
+      const double cur_empty = constrained_empty(n, ds, below[r + 1], shape, k);
+      const double next_empty = constrained_empty(n, ds, below[r], shape, k);
+      const double fibres = fibres_max * (1 - cur_empty);
+      const double nz = static_cast<double>(fs) * (1 - next_empty);
+      double md = 0, pl = 0;
+      switch (f.ranks[ranks - 1 - r].format) {
+        case arch::RankFormat::kUOP:
+          pl = fibres * static_cast<double>(fs + 1);
+          break;
+        case arch::RankFormat::kCP:
+          md = fibres * std::ceil(nz);
+          break;
+        case arch::RankFormat::kB:
+          md = fibres * static_cast<double>(fs);
+          pl = fibres * std::ceil(nz);
+          break;
+        case arch::RankFormat::kUB:
+          md = fibres_max * static_cast<double>(fs);
+          pl = md;
+          break;
+        case arch::RankFormat::kRLE:
+          md = fibres * nz;
+          pl = md;
+          break;
+      }
+      if (r == 0 && f.ranks[ranks - 1].format != arch::RankFormat::kUOP) pl = 0;
+      out.metadata[r] += pk * md;
+      out.payload[r] += pk * pl;
+      fibres_max *= static_cast<double>(fs);
+    }
+  }
+  return out;
+}
+
+Ineffectual ineffectual_probability(const Nest& n, int level, int target,
+                                    const std::vector<int>& leaders) {
+  Ineffectual out;
+  int t = level;
+  while (t >= 0 && !n.kept(t, target)) --t;  // the optimisation lands on the next outer keeper
+  if (t < 0) return out;
+  out.level = t;
+  const int c = n.child(t, target);
+  const bool to_compute = c == n.levels;
+  // The target loop: scanning the loops of levels c-1 .. t innermost first.
+  const int first = c < n.levels ? n.level_begin[c - 1] : 0;
+  const int last = n.level_end[t];  // one past the last loop of level t
+  int g = -1;
+  bool scalar = false;
+  for (int i = first; i < last && g < 0; ++i) {
+    const Loop& l = n.loops[i];
+    if (!to_compute) {
+      if (l.bound > 1 && n.is_relevant(target, l.dim)) g = i;
+      continue;
+    }
+    const bool next_spatial =
+        i + 1 < n.level_end[l.level] ? n.loops[i + 1].spatial : false;
+    if (!next_spatial) {
+      g = i;
+      scalar = !l.spatial;
+    } else if (n.is_relevant(target, l.dim) && l.bound > 1) {
+      g = i;
+    }
+  }
+  if (g < 0) g = last - 1;
+  std::vector<int64_t> mold(n.dims, 1);
+  if (!scalar)
+    for (int i = 0; i <= g; ++i) mold[n.loops[i].dim] *= n.loops[i].bound;
+  const Loop& tl = n.loops[g];
+  const bool is_spatial = tl.spatial;
+  std::vector<int> relevant_loops = {g};
+  std::vector<int64_t> cond = mold;
+  bool upper_found = !is_spatial;
+  for (int i = g + 1; i < last; ++i) {
+    const Loop& u = n.loops[i];
+    if (u.bound == 1) continue;
+    const bool above_spatial =
+        !upper_found && !u.spatial && !to_compute && !n.is_relevant(target, u.dim);
+    if (u.spatial || above_spatial) {
+      cond[u.dim] *= u.bound;
+      relevant_loops.push_back(i);
+    }
+    if (is_spatial && !u.spatial && (to_compute || n.is_relevant(target, u.dim)))
+      upper_found = true;
+  }
+  const int64_t block = std::max<int64_t>(1, n.h->storage[t].block_size);
+  double effectual = 1;
+  for (int leader : leaders) {
+    std::map<int, double> co;  // co-iterated dimension -> product of its loops' bounds
+    double aggregated = 1;
+    bool co_seen = false, ineffective = false;
+    for (size_t j = 0; !scalar && j < relevant_loops.size(); ++j) {
+      const Loop& l = n.loops[relevant_loops[j]];
+      if (is_spatial && co_seen && n.is_relevant(leader, l.dim)) {
+        ineffective = true;
+        break;
+      }
+      if (n.is_relevant(target, l.dim) && n.is_relevant(leader, l.dim)) {
+        co[l.dim] = (co.count(l.dim) ? co[l.dim] : 1.0) * static_cast<double>(l.bound);
+        aggregated *= static_cast<double>(l.bound);
+        co_seen = true;
+      }
+    }
+    if (ineffective) continue;
+    std::vector<double> tm(mold.begin(), mold.end()), cm(cond.begin(), cond.end());
+    const double granularity = static_cast<double>(n.points(target, mold));
+    double scaling = std::ceil(static_cast<double>(block) / (granularity / aggregated));
+    for (const auto& [dim, factor] : co) {
+      const double eff = factor / scaling;
+      tm[dim] = std::ceil(tm[dim] / eff);
+      cm[dim] = std::ceil(cm[dim] / eff);
+      scaling /= factor;
+    }
+    if (scaling > 1) {
+      cm[tl.dim] *= scaling;
+      tm[tl.dim] *= scaling;
+    }
+    std::vector<int64_t> cond_ext(n.dims);
+    for (int d = 0; d < n.dims; ++d) cond_ext[d] = static_cast<int64_t>(cm[d]);
+    const int64_t pts = n.points(leader, cond_ext);
+    effectual *= 1 - n.prob(leader, pts, 0);
+  }
+  out.p = 1 - effectual;
+  return out;
+}
+
+}  // namespace sparsemap::cost::sparseloop_detail

@@ -1,0 +1,168 @@
+// The Sparseloop model against Sparseloop's reference outputs (tests/data/sparseloop, from
+// Accelergy-Project/timeloop-accelergy-exercises; see its PROVENANCE.md). Each design's own
+// inputs (arch.yaml with sparse_optimizations, problem.yaml with densities), the mapping
+// timeloop-mapper reported (timeloop-mapper.map.yaml) and the run's ERT.
+#include "sparsemap/cost/sparseloop.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "sparsemap/io/timeloop.h"
+#include "support/sparseloop_stats.h"
+#include "support/test_data.h"
+
+namespace sparsemap::cost {
+namespace {
+
+using sparseloop_ref::read_sparse_stats;
+using sparseloop_ref::RefSparseStats;
+
+std::string design_dir(const std::string& design) {
+  return testing::test_data_dir("sparseloop") + "/" + design + "/";
+}
+
+SparseLoopResult run_design(const std::string& design) {
+  const std::string d = design_dir(design);
+  const auto in = io::read_timeloop_files({d + "arch.yaml", d + "problem.yaml",
+                                           d + "timeloop-mapper.map.yaml",
+                                           d + "timeloop-mapper.ERT.yaml"});
+  EXPECT_TRUE(in.problem && in.arch && in.mapping && in.ert) << design;
+  const arch::SparseOptimizations none;
+  return evaluate_sparseloop(*in.problem, *in.arch, *in.mapping, &*in.ert,
+                             in.sparse ? *in.sparse : none, in.densities);
+}
+
+// The printed value of a figure with two decimals: within half the last digit, or 0.5%.
+void expect_energy(double got, double ref, const std::string& what) {
+  EXPECT_NEAR(got, ref, std::max(0.005, std::abs(ref) * 0.005)) << what;
+}
+
+const char* const kActions[3] = {"reads", "fills", "updates"};
+
+// Everything the reference prints that the model reports: computes (algorithmic, actual,
+// gated, skipped), cycles, utilisation, per level and data space the algorithmic / actual /
+// gated / skipped reads, fills and updates and the metadata accesses per rank, exact; energy
+// per component (fJ per algorithmic and per actual compute) within 0.5%.
+void expect_matches(const SparseLoopResult& got, const RefSparseStats& ref,
+                    const std::string& label) {
+  SCOPED_TRACE(label);
+  ASSERT_TRUE(got.ok()) << got.reason;
+  EXPECT_EQ(got.algorithmic_computes, ref.algorithmic_computes);
+  EXPECT_EQ(got.actual_computes, ref.actual_computes);
+  EXPECT_EQ(got.gated_computes, ref.gated_computes);
+  EXPECT_EQ(got.skipped_computes, ref.skipped_computes);
+  EXPECT_EQ(got.compute_cycles, ref.compute_cycles);
+  EXPECT_EQ(got.cycles, ref.cycles);
+  EXPECT_NEAR(got.utilization * 100, ref.utilization_pct, 0.005);
+  ASSERT_FALSE(ref.levels.empty());
+  for (const auto& rl : ref.levels) {
+    const SparseLevel* l = got.level(rl.name);
+    ASSERT_NE(l, nullptr) << rl.name;
+    for (const auto& [name, rd] : rl.ds) {
+      const SparseDataspace* d = l->dataspace(name);
+      ASSERT_NE(d, nullptr) << rl.name << " " << name;
+      const SparseCounts* c[3] = {&d->reads, &d->fills, &d->updates};
+      for (int a = 0; a < 3; ++a) {
+        const std::string act = kActions[a];
+        const std::string where = rl.name + " " + name + " " + act;
+        EXPECT_EQ(c[a]->algorithmic, rd.get("Algorithmic scalar " + act)) << where;
+        EXPECT_EQ(c[a]->actual, rd.get("Actual scalar " + act)) << where;
+        EXPECT_EQ(c[a]->gated, rd.get("Gated scalar " + act)) << where;
+        EXPECT_EQ(c[a]->skipped, rd.get("Skipped scalar " + act)) << where;
+      }
+      const std::vector<RankUnits>* fmt[3][3] = {
+          {&d->format_reads, &d->gated_format_reads, &d->skipped_format_reads},
+          {&d->format_fills, &d->gated_format_fills, &d->skipped_format_fills},
+          {&d->format_updates, &d->gated_format_updates, &d->skipped_format_updates}};
+      const char* const kinds[3] = {"Actual", "Gated", "Skipped"};
+      for (int a = 0; a < 3; ++a)
+        for (int k = 0; k < 3; ++k) {
+          const std::string key =
+              std::string(kinds[k]) + " scalar format " + kActions[a];
+          const std::string where = rl.name + " " + name + " " + key;
+          const auto it = rd.rank_counts.find(key);
+          if (it == rd.rank_counts.end()) {
+            // Printed as one number (0) or not at all (no format): every rank 0.
+            for (const auto& u : *fmt[a][k])
+              EXPECT_TRUE(u.metadata == 0 && u.payload == 0) << where;
+            continue;
+          }
+          ASSERT_EQ(fmt[a][k]->size(), it->second.size()) << where;
+          for (size_t r = 0; r < it->second.size(); ++r) {
+            EXPECT_EQ((*fmt[a][k])[r].metadata, it->second[r].first) << where << " rank " << r;
+            EXPECT_EQ((*fmt[a][k])[r].payload, it->second[r].second) << where << " rank " << r;
+          }
+        }
+    }
+  }
+  for (const auto& [component, fj] : ref.fj_per_algorithmic_compute)
+    expect_energy(got.fj_per_algorithmic_compute(component), fj,
+                  component + " fJ/algorithmic compute");
+  for (const auto& [component, fj] : ref.fj_per_compute)
+    expect_energy(got.fj_per_compute(component), fj, component + " fJ/compute");
+}
+
+void check_design(const std::string& design) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  expect_matches(run_design(design),
+                 read_sparse_stats(design_dir(design) + "timeloop-mapper.stats.txt"), design);
+}
+
+TEST(Sparseloop, DenseDotProduct) { check_design("01.2.1-DUDU-dot-product"); }
+TEST(Sparseloop, GatedDotProduct) { check_design("01.2.2-SUDU-dot-product"); }
+TEST(Sparseloop, SkippedCompressedDotProduct) { check_design("01.2.3-SCDU-dot-product"); }
+
+// 01.2.3 spelled out: A (density 0.25, fixed_structured) in CP, B and Z skipped on A.
+TEST(Sparseloop, SkippedDotProductNumbers) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  const auto r = run_design("01.2.3-SCDU-dot-product");
+  ASSERT_TRUE(r.ok()) << r.reason;
+  EXPECT_EQ(r.algorithmic_computes, 16);
+  EXPECT_EQ(r.actual_computes, 4);  // 16 - floor(16 x 0.75)
+  EXPECT_EQ(r.cycles, 4);
+  const auto* buf = r.level("Buffer");
+  ASSERT_NE(buf, nullptr);
+  const auto* a = buf->dataspace("A");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->format, "cp");
+  EXPECT_EQ(a->reads.actual, 4);  // 16 - floor(16 x (1 - 0.25)): zeros are not stored
+  ASSERT_EQ(a->format_reads.size(), 1u);
+  EXPECT_EQ(a->format_reads[0].metadata, 4);  // one 4-bit coordinate per nonzero
+  const auto* z = buf->dataspace("Z");
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(z->reads.skipped, 12);  // ceil(15 x 0.75): read_write rounds up
+  EXPECT_EQ(z->updates.skipped, 12);
+  // A: 4 reads x 0.582895 + 4 metadata reads (16 bits / 4-bit rows) x 0.191076 pJ.
+  EXPECT_NEAR(a->energy_pj, 4 * 0.582895 + 4 * 0.191076, 1e-9);
+}
+
+TEST(Sparseloop, JsonAddsTheComputeCounts) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  const auto j = run_design("01.2.2-SUDU-dot-product").to_json();
+  EXPECT_EQ(j.at("algorithmic_computes"), 16);
+  EXPECT_EQ(j.at("actual_computes"), 4);
+  EXPECT_EQ(j.at("gated_computes"), 0);
+  EXPECT_EQ(j.at("skipped_computes"), 0);
+  EXPECT_EQ(j.at("cycles"), 16);
+  EXPECT_EQ(j.at("levels").at(0).at("dataspaces").at("B").at("read_counts").at("gated"), 12);
+}
+
+TEST(Sparseloop, UnknownNamesAreAStatusNotACrash) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  const std::string d = design_dir("01.2.2-SUDU-dot-product");
+  const auto in = io::read_timeloop_files({d + "arch.yaml", d + "problem.yaml",
+                                           d + "timeloop-mapper.map.yaml",
+                                           d + "timeloop-mapper.ERT.yaml"});
+  ASSERT_TRUE(in.sparse);
+  auto sparse = *in.sparse;
+  sparse.levels[0].actions[0].condition_on = {"Q"};
+  const auto r =
+      evaluate_sparseloop(*in.problem, *in.arch, *in.mapping, &*in.ert, sparse, in.densities);
+  EXPECT_EQ(r.status, LoopNestStatus::kInvalidMapping);
+  EXPECT_NE(r.reason.find("'Q'"), std::string::npos) << r.reason;
+}
+
+}  // namespace
+}  // namespace sparsemap::cost
