@@ -1,7 +1,8 @@
 // `sparsemap timeloop FILES... [--hw PRESET|FILE] [--json FILE|-] [--emit-map FILE]`: Timeloop's
 // inputs (architecture, problem, mapping, optional ERT/ART, in any order) through the loop-nest
 // model; Timeloop's summary. Inputs with sparse_optimizations (Sparseloop's) go through the
-// sparse model and print its figures too (algorithmic / actual / gated / skipped). --hw takes the architecture and ERT from a preset or MAESTRO/YAML
+// sparse model and print its figures too (algorithmic / actual / gated / skipped); densities
+// without sparse_optimizations change nothing, as in Timeloop. --hw takes the architecture and ERT from a preset or MAESTRO/YAML
 // file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
 #include <algorithm>
 #include <iostream>
@@ -127,7 +128,7 @@ void run_timeloop(const std::vector<std::string>& files, const std::string& json
                       c.actions.end());
   if (!in.ert)
     print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
-  if (in.sparse || !in.densities.empty()) {
+  if (in.sparse && !in.sparse->empty()) {  // densities alone: Timeloop's dense run
     const arch::SparseOptimizations none;
     const auto r = cost::evaluate_sparseloop(*in.problem, *in.arch, *in.mapping,
                                              in.ert ? &*in.ert : nullptr,

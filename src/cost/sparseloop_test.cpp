@@ -12,6 +12,7 @@
 #include "sparsemap/io/timeloop.h"
 #include "support/sparseloop_stats.h"
 #include "support/test_data.h"
+#include "support/timeloop_stats.h"
 
 namespace sparsemap::cost {
 namespace {
@@ -23,15 +24,39 @@ std::string design_dir(const std::string& design) {
   return testing::test_data_dir("sparseloop") + "/" + design + "/";
 }
 
-SparseLoopResult run_design(const std::string& design) {
-  const std::string d = design_dir(design);
-  const auto in = io::read_timeloop_files({d + "arch.yaml", d + "problem.yaml",
-                                           d + "timeloop-mapper.map.yaml",
-                                           d + "timeloop-mapper.ERT.yaml"});
-  EXPECT_TRUE(in.problem && in.arch && in.mapping && in.ert) << design;
+SparseLoopResult run_files(const std::vector<std::string>& files) {
+  const auto in = io::read_timeloop_files(files);
+  EXPECT_TRUE(in.problem && in.arch && in.mapping && in.ert) << files.front();
   const arch::SparseOptimizations none;
   return evaluate_sparseloop(*in.problem, *in.arch, *in.mapping, &*in.ert,
                              in.sparse ? *in.sparse : none, in.densities);
+}
+
+SparseLoopResult run_design(const std::string& design) {
+  const std::string d = design_dir(design);
+  return run_files({d + "arch.yaml", d + "problem.yaml", d + "timeloop-mapper.map.yaml",
+                    d + "timeloop-mapper.ERT.yaml"});
+}
+
+// A run without sparse optimisations is the dense model's, action for action.
+void expect_dense(const SparseLoopResult& r) {
+  ASSERT_TRUE(r.ok()) << r.reason;
+  EXPECT_EQ(r.actual_computes, r.dense.macs);
+  EXPECT_EQ(r.gated_computes + r.skipped_computes, 0);
+  EXPECT_EQ(r.cycles, r.dense.cycles);
+  EXPECT_NEAR(r.energy_pj, r.dense.energy_pj, 1e-9 * r.dense.energy_pj);
+  ASSERT_EQ(r.levels.size(), r.dense.levels.size());
+  for (size_t i = 0; i < r.levels.size(); ++i) {
+    ASSERT_EQ(r.levels[i].dataspaces.size(), r.dense.levels[i].dataspaces.size());
+    for (size_t k = 0; k < r.levels[i].dataspaces.size(); ++k) {
+      const auto& s = r.levels[i].dataspaces[k];
+      const auto& d = r.dense.levels[i].dataspaces[k];
+      EXPECT_EQ(s.reads.actual, d.reads);
+      EXPECT_EQ(s.fills.actual, d.fills);
+      EXPECT_EQ(s.updates.actual, d.updates);
+      EXPECT_NEAR(s.energy_pj, d.energy_pj, 1e-9 + 1e-12 * d.energy_pj);
+    }
+  }
 }
 
 // The printed value of a figure with two decimals: within half the last digit, or 0.5%.
@@ -110,7 +135,27 @@ void check_design(const std::string& design) {
                  read_sparse_stats(design_dir(design) + "timeloop-mapper.stats.txt"), design);
 }
 
-TEST(Sparseloop, DenseDotProduct) { check_design("01.2.1-DUDU-dot-product"); }
+// 01.2.1 is dense (no densities, no optimisations): Timeloop prints its dense statistics.
+TEST(Sparseloop, DenseDotProduct) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  const std::string d = design_dir("01.2.1-DUDU-dot-product");
+  const auto r = run_design("01.2.1-DUDU-dot-product");
+  expect_dense(r);
+  timeloop_ref::expect_matches(r.dense, timeloop_ref::read_stats(d + "timeloop-mapper.stats.txt"),
+                               "01.2.1-DUDU-dot-product");
+}
+
+// sparse_tensor_core_like at the reference commit: densities (A at 0.5) but no optimisations,
+// so a dense run (Timeloop's dense statistics); its processed input and timeloop-mapper's map.
+TEST(Sparseloop, SparseTensorCoreLikeWithoutOptimizationsIsDense) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  const std::string d = design_dir("sparse_tensor_core_like");
+  const auto r = run_files({d + "parsed-processed-input.yaml", d + "timeloop-mapper.map.yaml",
+                            d + "timeloop-mapper.ERT.yaml"});
+  expect_dense(r);
+  timeloop_ref::expect_matches(r.dense, timeloop_ref::read_stats(d + "timeloop-mapper.stats.txt"),
+                               "sparse_tensor_core_like");
+}
 TEST(Sparseloop, GatedDotProduct) { check_design("01.2.2-SUDU-dot-product"); }
 TEST(Sparseloop, SkippedCompressedDotProduct) { check_design("01.2.3-SCDU-dot-product"); }
 

@@ -213,6 +213,7 @@ arch::LevelSparseOptimizations directive(const Reader& r, const YAML::Node& n,
                                          const std::string& level, bool name_allowed) {
   arch::LevelSparseOptimizations out;
   out.level = level;
+  if (name_allowed && n.IsMap() && given(n["name"])) out.level = r.scalar(n["name"], "a level name");
   YAML::Node name;
   r.each(n, "sparse optimizations (representation_format, action_optimization, ...)",
          [&](const std::string& k, const YAML::Node& kn, const YAML::Node& v) {

@@ -66,7 +66,10 @@ inline RefSparseStats read_sparse_stats(const std::string& path) {
   while (std::getline(in, line)) {
     const std::string t = trimmed(line);
     if (t.rfind("Level ", 0) == 0) level_no = std::stoi(t.substr(6));
-    if (t == "Networks") in_levels = false;
+    if (t == "Networks") {
+      in_levels = false;
+      cur = nullptr;
+    }
     if (in_levels && t.rfind("=== ", 0) == 0) {
       cur = nullptr;
       in_stats = false;
@@ -126,6 +129,7 @@ inline RefSparseStats read_sparse_stats(const std::string& path) {
     if (!in_levels) {
       if (t.rfind("Cycles: ", 0) == 0) r.cycles = std::stoll(t.substr(8));
       if (t.rfind("Utilization: ", 0) == 0) r.utilization_pct = std::stod(t.substr(13));
+      if (t.find("Computes = ") != std::string::npos) table = nullptr;
       if (t == "fJ/Algorithmic-Compute") table = &r.fj_per_algorithmic_compute;
       if (t == "fJ/Compute") table = &r.fj_per_compute;
       if (table && t.find(" = ") != std::string::npos) {
