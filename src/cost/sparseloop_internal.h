@@ -59,13 +59,18 @@ Nest build_nest(const workload::Einsum& p, const arch::Hierarchy& h, const LoopN
 // Expected format units of one tile, per rank (rank 0 innermost), and the tile's expected
 // nonzeros. `parent_compressed`: the next outer keeper has metadata (the tile is then known
 // nonempty).
+// `formats[l]`: the data space's format at level l, or nullptr. `error`: why the tile cannot be
+// represented (more ranks needed than the format has, formats that do not align for a
+// compressed tile over a compressed child), else "".
 struct FormatOccupancy {
-  std::vector<double> metadata, payload;  // [rank]
+  std::vector<double> metadata, payload;         // [rank]
   std::vector<int> metadata_bits, payload_bits;  // [rank]
   double expected_nonzeros = 0;
+  std::string error;
 };
 FormatOccupancy format_occupancy(const Nest& n, int level, int ds,
-                                 const arch::DataSpaceFormat& f, bool parent_compressed);
+                                 const std::vector<const arch::DataSpaceFormat*>& formats,
+                                 bool parent_compressed);
 
 // The probability that an access of `target` at `level` is ineffectual given its leaders
 // (gating / skipping), and the level the optimisation lands on (the target's keeper at or

@@ -211,3 +211,14 @@ TEST(Sparseloop, UnknownNamesAreAStatusNotACrash) {
 
 }  // namespace
 }  // namespace sparsemap::cost
+
+namespace sparsemap::cost {
+namespace {
+TEST(SparseloopProbe, Others) {
+  for (const char* d : {"02.2.1-spMspM", "02.2.2-spMspM-tiled", "03.2.1-conv1d", "03.2.2-conv1d+oc",
+                        "03.2.3-conv1d+oc-spatial", "04.2.1-eyeriss-like-gating",
+                        "04.2.3-eyeriss-like-onchip-compression"})
+    check_design(d);
+}
+}  // namespace
+}  // namespace sparsemap::cost
