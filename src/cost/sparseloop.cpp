@@ -23,7 +23,9 @@ bool SparseDataspace::operator==(const SparseDataspace& o) const {
          gated_format_fills == o.gated_format_fills &&
          skipped_format_fills == o.skipped_format_fills && format_updates == o.format_updates &&
          gated_format_updates == o.gated_format_updates &&
-         skipped_format_updates == o.skipped_format_updates && energy_pj == o.energy_pj;
+         skipped_format_updates == o.skipped_format_updates &&
+         decompressions == o.decompressions && compressions == o.compressions &&
+         energy_pj == o.energy_pj;
 }
 
 const SparseDataspace* SparseLevel::dataspace(const std::string& n) const {
@@ -77,6 +79,9 @@ struct Work {
   std::vector<RankUnits> fmt_random[3], fmt_gated[3], fmt_skipped[3];
   int opt = 0;  // 0 none, 1 gated, 2 skipped
   double p = 0;
+  // Words decompressed on their way in from a compressed parent, and compressed on their way
+  // back (read_write): the parent's actual updates.
+  int64_t decompressions = 0, compressions = 0;
 };
 
 int64_t floor_times(int64_t x, double p) {
@@ -263,6 +268,21 @@ struct Analysis {
         }
       }
     }
+  }
+
+  // An uncompressed tile under a compressed parent decompresses what it takes in (its actual
+  // fills) and, read_write, compresses what goes back (the parent's actual updates).
+  void compression_counts() {
+    for (int i = 0; i < n.levels; ++i)
+      for (int ds = 0; ds < n.nds; ++ds) {
+        Work& x = at(i, ds);
+        if (!x.kept || x.compressed) continue;
+        int parent = i - 1;
+        while (parent >= 0 && !n.kept(parent, ds)) --parent;
+        if (parent < 0 || !at(parent, ds).compressed) continue;
+        if (x.rw) x.compressions += at(parent, ds).random[2];
+        x.decompressions += x.random[1];
+      }
   }
 
   void propagate() {
@@ -474,6 +494,8 @@ double dataspace_pj(const Nest& n, const Work& x, int ds, int i, const arch::Com
     pj += md_accesses(x.fmt_gated[a]) * ert_pj(c, kMdGated[a]);
     pj += md_accesses(x.fmt_skipped[a]) * ert_pj(c, kMdSkipped[a]);
   }
+  pj += static_cast<double>(x.decompressions) * ert_pj(c, {"decompression_count"});
+  pj += static_cast<double>(x.compressions) * ert_pj(c, {"compression_count"});
   return pj * static_cast<double>(clusters);
 }
 
@@ -489,6 +511,8 @@ SparseDataspace report(const Nest& n, const Work& x, int ds) {
   SparseCounts* counts[3] = {&d.reads, &d.fills, &d.updates};
   for (int a = 0; a < 3; ++a)
     *counts[a] = {x.algorithmic[a], x.random[a], x.gated[a], x.skipped[a]};
+  d.decompressions = x.decompressions;
+  d.compressions = x.compressions;
   d.format_reads = x.fmt_random[0];
   d.gated_format_reads = x.fmt_gated[0];
   d.skipped_format_reads = x.fmt_skipped[0];
@@ -587,6 +611,7 @@ SparseLoopResult evaluate_sparseloop(const workload::Einsum& p, const arch::Hier
   }
   an.choose(sparse);
   an.propagate();
+  an.compression_counts();
   r.algorithmic_computes = r.dense.macs;
   classify_computes(an, sparse.find(h.compute.name), r);
   price(n, an.w, ert, r);

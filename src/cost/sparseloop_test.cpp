@@ -60,9 +60,11 @@ void expect_dense(const SparseLoopResult& r) {
   }
 }
 
-// The printed value of a figure with two decimals: within half the last digit, or 0.5%.
+// Energy per compute as the reference prints it, with two decimals: ours rounds to the same
+// digits (within half the last one; measured: at most 0.0050 fJ apart on every reference, i.e.
+// under 0.013% of the smallest component compared). The issue asks for 0.5%.
 void expect_energy(double got, double ref, const std::string& what) {
-  EXPECT_NEAR(got, ref, std::max(0.005, std::abs(ref) * 0.005)) << what;
+  EXPECT_NEAR(got, ref, 0.0051) << what;
 }
 
 const char* const kActions[3] = {"reads", "fills", "updates"};
@@ -70,7 +72,7 @@ const char* const kActions[3] = {"reads", "fills", "updates"};
 // Everything the reference prints that the model reports: computes (algorithmic, actual,
 // gated, skipped), cycles, utilisation, per level and data space the algorithmic / actual /
 // gated / skipped reads, fills and updates and the metadata accesses per rank, exact; energy
-// per component (fJ per algorithmic and per actual compute) within 0.5%.
+// per component (fJ per algorithmic and per actual compute) to the printed digits.
 // `known`: rows ("level data-space label", as printed) we do not reproduce yet; the caller
 // checks our value for them.
 void expect_matches(const SparseLoopResult& got, const RefSparseStats& ref,

@@ -49,6 +49,10 @@ struct SparseDataspace {
   std::vector<RankUnits> format_reads, gated_format_reads, skipped_format_reads;
   std::vector<RankUnits> format_fills, gated_format_fills, skipped_format_fills;
   std::vector<RankUnits> format_updates, gated_format_updates, skipped_format_updates;
+  // Words decompressed on the way in from a compressed parent (the actual fills of an
+  // uncompressed tile) and compressed on the way back (read_write: the parent's actual
+  // updates); priced at the ERT's decompression_count / compression_count.
+  int64_t decompressions = 0, compressions = 0;
   double energy_pj = 0;  // accesses of all utilized instances (data and metadata)
   bool operator==(const SparseDataspace& o) const;
 };
@@ -133,10 +137,13 @@ struct SparseLoopResult {
 //   compute instance. Energy: ceil(actual / block) x E_read|write|update + the metadata
 //   accesses' bits / the metadata storage width (rounded up) x E_metadata_read|write|update
 //   + gated and skipped accesses x their ERT entries (0 when absent) + leakage x cycles;
-//   compute: actual x E_compute + gated x E_gated_compute + skipped x E_skipped_compute.
+//   compute: actual x E_compute + gated x E_gated_compute + skipped x E_skipped_compute;
+//   (de)compressions x E_(de)compression_count. A compressed tile read in blocks of several
+//   words costs E[ceil(nonzeros / block)] blocks per tile when the tile is small for its
+//   density (Timeloop's threshold table; sparseloop.cpp, block_ratio).
 //
-// What it does not model yet: spatial skipping, the block-size scaling of leader tiles,
-// compression rates, decompression costs, banded densities (read as fixed_structured).
+// What it does not model yet: spatial skipping, compression rates, banded densities (read as
+// fixed_structured), the outer_to_inner rank order (read as inner_to_outer).
 // Invalid names (a level, data space or leader the problem or architecture lacks) come back
 // as kInvalidMapping with the reason.
 SparseLoopResult evaluate_sparseloop(const workload::Einsum& p, const arch::Hierarchy& h,
