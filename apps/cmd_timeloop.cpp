@@ -2,8 +2,8 @@
 // inputs (architecture, problem, mapping, optional ERT/ART, in any order) through the loop-nest
 // model; Timeloop's summary. Inputs with sparse_optimizations (Sparseloop's) go through the
 // sparse model and print its figures too (algorithmic / actual / gated / skipped); densities
-// without sparse_optimizations change nothing, as in Timeloop. --hw takes the architecture and ERT from a preset or MAESTRO/YAML
-// file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
+// without sparse_optimizations change nothing, as in Timeloop. --hw takes the architecture and ERT
+// from a preset or MAESTRO/YAML file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
 #include <algorithm>
 #include <iostream>
 #include <sstream>
@@ -75,19 +75,17 @@ std::string sparse_text(const cost::SparseLoopResult& r) {
      << "\nUtilization: " << fixed(r.utilization * 100, 2)
      << "%\nEnergy:      " << fixed(r.energy_pj, 2)
      << " pJ\nComputes:    " << with_commas(r.algorithmic_computes) << " algorithmic, "
-     << with_commas(r.actual_computes) << " actual, " << with_commas(r.gated_computes)
-     << " gated, " << with_commas(r.skipped_computes) << " skipped on "
-     << r.dense.utilized_compute_instances << " of " << r.dense.compute_instances << " "
-     << r.compute_name << "\n\n";
+     << with_commas(r.actual_computes) << " actual, " << with_commas(r.gated_computes) << " gated, "
+     << with_commas(r.skipped_computes) << " skipped on " << r.dense.utilized_compute_instances
+     << " of " << r.dense.compute_instances << " " << r.compute_name << "\n\n";
   Table counts({"level", "dataspace", "format", "reads act/gated/skip", "fills act/gated/skip",
                 "updates act/gated/skip", "metadata reads", "metadata fills"});
   for (const auto& l : r.levels) {
     if (l.dummy) continue;
     bool first = true;
     for (const auto& d : l.dataspaces) {
-      counts.add({first ? l.name : "", d.name, d.format, counts_text(d.reads),
-                  counts_text(d.fills), counts_text(d.updates), ranks_text(d.format_reads),
-                  ranks_text(d.format_fills)});
+      counts.add({first ? l.name : "", d.name, d.format, counts_text(d.reads), counts_text(d.fills),
+                  counts_text(d.updates), ranks_text(d.format_reads), ranks_text(d.format_fills)});
       first = false;
     }
   }
@@ -130,9 +128,9 @@ void run_timeloop(const std::vector<std::string>& files, const std::string& json
     print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
   if (in.sparse && !in.sparse->empty()) {  // densities alone: Timeloop's dense run
     const arch::SparseOptimizations none;
-    const auto r = cost::evaluate_sparseloop(*in.problem, *in.arch, *in.mapping,
-                                             in.ert ? &*in.ert : nullptr,
-                                             in.sparse ? *in.sparse : none, in.densities);
+    const auto r =
+        cost::evaluate_sparseloop(*in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr,
+                                  in.sparse ? *in.sparse : none, in.densities);
     if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);
     if (!emit_map.empty()) write_text_file(emit_map, io::write_timeloop_mapping(*in.mapping));
     if (!json.empty()) write_json(r.to_json(), json);

@@ -95,8 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto& densities = in.densities.empty() ? problem.densities : in.densities;
   const workload::Einsum& p = in.problem ? *in.problem : *problem.problem;
   const arch::Hierarchy& h = *arch.arch;
-  const mapping::LoopNest m =
-      in.problem ? fuzz::everything_outermost(p, h) : *mapping.mapping;
+  const mapping::LoopNest m = in.problem ? fuzz::everything_outermost(p, h) : *mapping.mapping;
   cost::SparseLoopResult r;
   try {
     r = cost::evaluate_sparseloop(p, h, m, nullptr, sparse, densities);

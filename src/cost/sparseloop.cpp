@@ -23,9 +23,8 @@ bool SparseDataspace::operator==(const SparseDataspace& o) const {
          gated_format_fills == o.gated_format_fills &&
          skipped_format_fills == o.skipped_format_fills && format_updates == o.format_updates &&
          gated_format_updates == o.gated_format_updates &&
-         skipped_format_updates == o.skipped_format_updates &&
-         decompressions == o.decompressions && compressions == o.compressions &&
-         energy_pj == o.energy_pj;
+         skipped_format_updates == o.skipped_format_updates && decompressions == o.decompressions &&
+         compressions == o.compressions && energy_pj == o.energy_pj;
 }
 
 const SparseDataspace* SparseLevel::dataspace(const std::string& n) const {
@@ -138,7 +137,7 @@ namespace {
 
 // The names of the sparse spec against the problem and architecture; "" when they fit.
 std::string check_names(const workload::Einsum& p, const arch::Hierarchy& h,
-                               const arch::SparseOptimizations& sparse) {
+                        const arch::SparseOptimizations& sparse) {
   for (const auto& l : sparse.levels) {
     const bool compute = l.level == h.compute.name;
     if (!compute && h.find(l.level) < 0)
@@ -205,8 +204,8 @@ struct Analysis {
         if (!x.occ.error.empty() && error.empty()) error = x.occ.error;
         x.format.clear();
         for (size_t r = f->ranks.size(); r-- > 0;)
-          x.format += (x.format.empty() ? "" : "-") +
-                      lower(arch::rank_format_name(f->ranks[r].format));
+          x.format +=
+              (x.format.empty() ? "" : "-") + lower(arch::rank_format_name(f->ranks[r].format));
         if (x.tile > 0) x.density = x.occ.expected_nonzeros / static_cast<double>(x.tile);
         const double sparsity = 1 - x.density;
         for (int a = 0; a < 3; ++a) {
@@ -217,9 +216,8 @@ struct Analysis {
           const double ratio =
               x.tile > 0 ? static_cast<double>(x.algorithmic[a]) / static_cast<double>(x.tile) : 0;
           for (size_t r = 0; r < x.occ.metadata.size(); ++r)
-            x.fmt_random[a].push_back(
-                {static_cast<int64_t>(std::ceil(x.occ.metadata[r] * ratio)),
-                 static_cast<int64_t>(std::ceil(x.occ.payload[r] * ratio))});
+            x.fmt_random[a].push_back({static_cast<int64_t>(std::ceil(x.occ.metadata[r] * ratio)),
+                                       static_cast<int64_t>(std::ceil(x.occ.payload[r] * ratio))});
           x.fmt_gated[a].assign(x.occ.metadata.size(), {});
           x.fmt_skipped[a].assign(x.occ.metadata.size(), {});
         }
@@ -249,9 +247,10 @@ struct Analysis {
             if (imp.level < 0) continue;
             const auto* ce = ert ? ert->find(h.storage[imp.level].name) : nullptr;
             const Work& x = at(imp.level, target);
-            const double saving = ert_pj(ce, {"random_read", "read"}) /
-                                  static_cast<double>(std::max<int64_t>(1, h.storage[imp.level].block_size)) *
-                                  x.density * static_cast<double>(x.tile) * imp.p;
+            const double saving =
+                ert_pj(ce, {"random_read", "read"}) /
+                static_cast<double>(std::max<int64_t>(1, h.storage[imp.level].block_size)) *
+                x.density * static_cast<double>(x.tile) * imp.p;
             if (saving >= best) {
               best = saving;
               best_level = imp.level;
@@ -367,10 +366,9 @@ void classify_computes(const Analysis& an, const arch::LevelSparseOptimizations*
   none = total * a.ne * b.ne;
   r.skipped_computes = static_cast<int64_t>(std::floor(skipped));
   r.gated_computes = static_cast<int64_t>(std::floor(gated));
-  r.actual_computes = an.computes - r.skipped_computes - r.gated_computes -
-                      static_cast<int64_t>(std::floor(none));
+  r.actual_computes =
+      an.computes - r.skipped_computes - r.gated_computes - static_cast<int64_t>(std::floor(none));
 }
-
 
 // Metadata bits of the random + gated accesses of one action (0 reads, 1 fills, 2 updates).
 int64_t format_bits(const Work& x, int a, bool with_gated) {
@@ -570,18 +568,19 @@ void price(const Nest& n, const std::vector<Work>& w, const arch::EnergyTable* e
     r.energy_pj += lv.energy_pj;
     r.levels.push_back(std::move(lv));
   }
-  r.utilization = r.cycles > 0 ? static_cast<double>(r.actual_computes) /
-                                     (static_cast<double>(r.cycles) *
-                                      static_cast<double>(std::max<int64_t>(1, h.compute.instances)))
-                               : 0;
+  r.utilization = r.cycles > 0
+                      ? static_cast<double>(r.actual_computes) /
+                            (static_cast<double>(r.cycles) *
+                             static_cast<double>(std::max<int64_t>(1, h.compute.instances)))
+                      : 0;
 }
 
 }  // namespace
 
-SparseLoopResult evaluate_sparseloop(const workload::Einsum& p, const arch::Hierarchy& h,
-                                     const mapping::LoopNest& m, const arch::EnergyTable* ert,
-                                     const arch::SparseOptimizations& sparse,
-                                     const std::map<std::string, workload::DensityModel>& densities) {
+SparseLoopResult evaluate_sparseloop(
+    const workload::Einsum& p, const arch::Hierarchy& h, const mapping::LoopNest& m,
+    const arch::EnergyTable* ert, const arch::SparseOptimizations& sparse,
+    const std::map<std::string, workload::DensityModel>& densities) {
   SparseLoopResult r;
   r.dense = evaluate_loopnest(p, h, m, ert);
   r.compute_name = h.compute.name;
@@ -601,8 +600,14 @@ SparseLoopResult evaluate_sparseloop(const workload::Einsum& p, const arch::Hier
     return r;
   }
   const Nest n = sparseloop_detail::build_nest(p, h, x, densities);
-  Analysis an{n, h, ert, std::vector<Work>(static_cast<size_t>(n.levels) * n.nds), r.dense.macs,
-              std::vector<bool>(n.nds, false), std::vector<double>(n.nds, 0), ""};
+  Analysis an{n,
+              h,
+              ert,
+              std::vector<Work>(static_cast<size_t>(n.levels) * n.nds),
+              r.dense.macs,
+              std::vector<bool>(n.nds, false),
+              std::vector<double>(n.nds, 0),
+              ""};
   an.formats(r.dense, sparse);
   if (!an.error.empty()) {
     r.status = LoopNestStatus::kInvalidMapping;

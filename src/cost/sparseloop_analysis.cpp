@@ -124,8 +124,7 @@ Ineffectual ineffectual_probability(const Nest& n, int level, int target,
       if (l.bound > 1 && n.is_relevant(target, l.dim)) g = i;
       continue;
     }
-    const bool next_spatial =
-        i + 1 < n.level_end[l.level] ? n.loops[i + 1].spatial : false;
+    const bool next_spatial = i + 1 < n.level_end[l.level] ? n.loops[i + 1].spatial : false;
     if (!next_spatial) {
       g = i;
       scalar = !l.spatial;

@@ -70,8 +70,8 @@ RankLayout rank_layout(const Nest& n, int level, int ds,
   const bool has_md = f != nullptr;
   const int ranks = has_md ? static_cast<int>(f->ranks.size()) : 1;
   const int c = n.child(level, ds);
-  const bool pre_tiled = has_md && f->compressed() && c < n.levels &&
-                         n.points(ds, n.level_extents(c)) > 1;
+  const bool pre_tiled =
+      has_md && f->compressed() && c < n.levels && n.points(ds, n.level_extents(c)) > 1;
   // The tile's own loops (levels level .. c-1), innermost first, relevant to ds; each with the
   // points of the tile under it.
   struct L {
@@ -98,8 +98,7 @@ RankLayout rank_layout(const Nest& n, int level, int ds,
     for (int k = 0; cf && cf->compressed() && k < std::min(child_ranks, ranks); ++k)
       if (cf->ranks[cf->ranks.size() - 1 - k].format != f->ranks[f->ranks.size() - 1 - k].format)
         out.error = n.h->storage[level].name + " and " + n.h->storage[c].name +
-                    ": the formats of " + n.p->data_spaces[ds].name +
-                    " do not align (pre-tiling)";
+                    ": the formats of " + n.p->data_spaces[ds].name + " do not align (pre-tiling)";
     out.fibre = child.fibre;
     out.subtile = child.subtile;
     r = child_ranks - 1;
@@ -179,8 +178,8 @@ FormatOccupancy format_occupancy(const Nest& n, int level, int ds,
   const RankLayout layout = rank_layout(n, level, ds, formats);
   out.error = layout.error;
   if (static_cast<int>(layout.fibre.size()) != ranks) {
-    if (out.error.empty()) out.error = s.name + ": the ranks of " + n.p->data_spaces[ds].name +
-                                       " do not fit its tile";
+    if (out.error.empty())
+      out.error = s.name + ": the ranks of " + n.p->data_spaces[ds].name + " do not fit its tile";
     return out;
   }
   // The occupancies the tile can have, and their probabilities (known nonempty below a

@@ -28,11 +28,11 @@ struct Nest {
   const workload::Einsum* p = nullptr;
   const arch::Hierarchy* h = nullptr;
   int levels = 0, dims = 0, nds = 0;
-  std::vector<Loop> loops;            // innermost first: level N-1's spatial, temporal, ...
-  std::vector<int> level_begin;       // [level]: first index in `loops` of the level's loops
-  std::vector<int> level_end;         // [level]: one past its last
-  std::vector<uint64_t> keep;         // [level]: bit ds
-  std::vector<uint64_t> relevant;     // [ds]: bit dim
+  std::vector<Loop> loops;         // innermost first: level N-1's spatial, temporal, ...
+  std::vector<int> level_begin;    // [level]: first index in `loops` of the level's loops
+  std::vector<int> level_end;      // [level]: one past its last
+  std::vector<uint64_t> keep;      // [level]: bit ds
+  std::vector<uint64_t> relevant;  // [ds]: bit dim
   std::vector<workload::DensityModel> density;  // [ds]; dense: fixed_structured 1
   std::vector<bool> has_density;                // [ds]
   std::vector<int64_t> tensor_points;           // [ds]: the whole tensor

@@ -30,14 +30,10 @@ nlohmann::json SparseLoopResult::to_json() const {
     if (l.dummy) continue;
     nlohmann::json ds = nlohmann::json::object();
     for (const auto& d : l.dataspaces) {
-      nlohmann::json j = {{"reads", d.reads.actual},
-                          {"fills", d.fills.actual},
-                          {"updates", d.updates.actual},
-                          {"tile_words", d.tile_words},
-                          {"energy_pj", d.energy_pj},
-                          {"format", d.format},
-                          {"read_counts", counts(d.reads)},
-                          {"fill_counts", counts(d.fills)},
+      nlohmann::json j = {{"reads", d.reads.actual},           {"fills", d.fills.actual},
+                          {"updates", d.updates.actual},       {"tile_words", d.tile_words},
+                          {"energy_pj", d.energy_pj},          {"format", d.format},
+                          {"read_counts", counts(d.reads)},    {"fill_counts", counts(d.fills)},
                           {"update_counts", counts(d.updates)}};
       if (d.format != "none") {
         j["format_occupancy"] = ranks(d.format_occupancy);

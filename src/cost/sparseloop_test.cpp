@@ -109,8 +109,7 @@ void expect_matches(const SparseLoopResult& got, const RefSparseStats& ref,
       const char* const kinds[3] = {"Actual", "Gated", "Skipped"};
       for (int a = 0; a < 3; ++a)
         for (int k = 0; k < 3; ++k) {
-          const std::string key =
-              std::string(kinds[k]) + " scalar format " + kActions[a];
+          const std::string key = std::string(kinds[k]) + " scalar format " + kActions[a];
           const std::string where = rl.name + " " + name + " " + key;
           if (known.count(where)) continue;
           const auto it = rd.rank_counts.find(key);
@@ -182,8 +181,8 @@ TEST(Sparseloop, EyerissLikeGatingMapperResultAllButOutputsMetadata) {
   const auto* out = r.level("DRAM")->dataspace("Outputs");
   ASSERT_NE(out, nullptr);
   ASSERT_EQ(out->format_updates.size(), 2u);
-  EXPECT_EQ(out->format_updates[1].payload, 40);       // the UOP rank: exact
-  EXPECT_EQ(out->format_updates[0].metadata, 84318);   // Sparseloop: 104,613
+  EXPECT_EQ(out->format_updates[1].payload, 40);      // the UOP rank: exact
+  EXPECT_EQ(out->format_updates[0].metadata, 84318);  // Sparseloop: 104,613
 }
 
 // 04.2.3 (Inputs and Outputs compressed in DRAM, Inputs in the global buffer, Inputs skipped
@@ -197,15 +196,15 @@ TEST(Sparseloop, EyerissLikeOnChipCompressionAllButOutputsMetadata) {
   SPARSEMAP_TEST_DATA(dir, "sparseloop");
   const std::string design = "04.2.3-eyeriss-like-onchip-compression";
   const auto r = run_design(design);
-  expect_matches(r, read_sparse_stats(design_dir(design) + "timeloop-mapper.stats.txt"), design,
-                 {"DRAM Outputs Actual scalar format reads",
-                  "DRAM Outputs Actual scalar format updates"});
+  expect_matches(
+      r, read_sparse_stats(design_dir(design) + "timeloop-mapper.stats.txt"), design,
+      {"DRAM Outputs Actual scalar format reads", "DRAM Outputs Actual scalar format updates"});
   const auto* out = r.level("DRAM")->dataspace("Outputs");
   ASSERT_NE(out, nullptr);
   ASSERT_EQ(out->format_reads.size(), 2u);
-  EXPECT_EQ(out->format_reads[1].payload, 127135);  // the UOP rank: exact
-  EXPECT_EQ(out->format_reads[0].metadata, 3962926);     // Sparseloop: 4,916,781
-  EXPECT_EQ(out->format_updates[0].metadata, 4047243);   // Sparseloop: 5,021,393
+  EXPECT_EQ(out->format_reads[1].payload, 127135);      // the UOP rank: exact
+  EXPECT_EQ(out->format_reads[0].metadata, 3962926);    // Sparseloop: 4,916,781
+  EXPECT_EQ(out->format_updates[0].metadata, 4047243);  // Sparseloop: 5,021,393
 }
 
 // 01.2.3 spelled out: A (density 0.25, fixed_structured) in CP, B and Z skipped on A.
@@ -246,9 +245,9 @@ TEST(Sparseloop, JsonAddsTheComputeCounts) {
 TEST(Sparseloop, UnknownNamesAreAStatusNotACrash) {
   SPARSEMAP_TEST_DATA(dir, "sparseloop");
   const std::string d = design_dir("01.2.2-SUDU-dot-product");
-  const auto in = io::read_timeloop_files({d + "arch.yaml", d + "problem.yaml",
-                                           d + "timeloop-mapper.map.yaml",
-                                           d + "timeloop-mapper.ERT.yaml"});
+  const auto in =
+      io::read_timeloop_files({d + "arch.yaml", d + "problem.yaml", d + "timeloop-mapper.map.yaml",
+                               d + "timeloop-mapper.ERT.yaml"});
   ASSERT_TRUE(in.sparse);
   auto sparse = *in.sparse;
   sparse.levels[0].actions[0].condition_on = {"Q"};
@@ -260,4 +259,3 @@ TEST(Sparseloop, UnknownNamesAreAStatusNotACrash) {
 
 }  // namespace
 }  // namespace sparsemap::cost
-

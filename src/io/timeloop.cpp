@@ -554,8 +554,9 @@ TimeloopInputs parse_document(const std::string& text, const std::string& file,
     auto tagged = timeloop_detail::tag_sparse_optimizations(r, arch_node);
     if (!tagged.empty()) {
       if (in.sparse)
-        r.fail(arch_node, "sparse optimizations both in the architecture's components and at the "
-                          "top level: expected one of the two");
+        r.fail(arch_node,
+               "sparse optimizations both in the architecture's components and at the "
+               "top level: expected one of the two");
       in.sparse = std::move(tagged);
       if (locs) locs->where["sparse_optimizations"] = r.where(arch_node);
       in.sources["sparse_optimizations"] = file;

@@ -168,8 +168,9 @@ void action_optimization(const Reader& r, const YAML::Node& n,
     if (!given(type)) r.fail(item, "expected an action optimization with a type");
     const arch::ActionKind k = action_kind(r, type);
     if (given(options)) {
-      r.each_item(options, "options",
-                  [&](const YAML::Node& o) { out.actions.push_back(action_option(r, o, k, group)); });
+      r.each_item(options, "options", [&](const YAML::Node& o) {
+        out.actions.push_back(action_option(r, o, k, group));
+      });
     } else {
       if (!given(target) || !given(cond))
         r.fail(item, "expected options: a list of {target, condition_on}");
@@ -201,9 +202,10 @@ void compute_optimization(const Reader& r, const YAML::Node& n,
     else if (t == "skip_on_not_aligned_operands" || t == "skipping")
       out.skip_on_not_aligned_operands = true;
     else
-      r.fail(type, "expected a compute optimization type gating (gate_on_zero_operand) or "
-                   "skipping (skip_on_not_aligned_operands), found " +
-                       quote_input(t, 30));
+      r.fail(type,
+             "expected a compute optimization type gating (gate_on_zero_operand) or "
+             "skipping (skip_on_not_aligned_operands), found " +
+                 quote_input(t, 30));
   });
 }
 
@@ -213,7 +215,8 @@ arch::LevelSparseOptimizations directive(const Reader& r, const YAML::Node& n,
                                          const std::string& level, bool name_allowed) {
   arch::LevelSparseOptimizations out;
   out.level = level;
-  if (name_allowed && n.IsMap() && given(n["name"])) out.level = r.scalar(n["name"], "a level name");
+  if (name_allowed && n.IsMap() && given(n["name"]))
+    out.level = r.scalar(n["name"], "a level name");
   YAML::Node name;
   r.each(n, "sparse optimizations (representation_format, action_optimization, ...)",
          [&](const std::string& k, const YAML::Node& kn, const YAML::Node& v) {
@@ -226,8 +229,7 @@ arch::LevelSparseOptimizations directive(const Reader& r, const YAML::Node& n,
            else if (k == "compute_optimization")
              compute_optimization(r, v, out);
            else if (k != "version")
-             r.fail(kn, "unknown key '" + k +
-                            "' in sparse optimizations: expected " +
+             r.fail(kn, "unknown key '" + k + "' in sparse optimizations: expected " +
                             (name_allowed ? "name, " : "") +
                             "representation_format, action_optimization or "
                             "compute_optimization");
@@ -314,9 +316,10 @@ std::map<std::string, workload::DensityModel> parse_densities(const Reader& r,
                       else if (t == "banded" || t == "diagonal")
                         m.distribution = workload::DensityDistribution::kBanded;
                       else
-                        r.fail(mv, "expected a distribution fixed_structured, hypergeometric or "
-                                   "banded, found " +
-                                       quote_input(t, 30));
+                        r.fail(mv,
+                               "expected a distribution fixed_structured, hypergeometric or "
+                               "banded, found " +
+                                   quote_input(t, 30));
                     } else if (k == "density") {
                       m.density = density(mv);
                       has_density = true;

@@ -43,8 +43,7 @@ TEST(TimeloopSparse, ReadsTheTagFormOptimizations) {
   EXPECT_EQ(l.actions[1].group, 2);
   // The component's metadata attributes stay with the architecture.
   EXPECT_EQ(in.arch->storage[0].attributes.at("metadata_storage_width"), "4");
-  EXPECT_EQ(in.sources.at("sparse_optimizations"),
-            design("01.2.3-SCDU-dot-product") + "arch.yaml");
+  EXPECT_EQ(in.sources.at("sparse_optimizations"), design("01.2.3-SCDU-dot-product") + "arch.yaml");
 }
 
 TEST(TimeloopSparse, ReadsDensities) {
@@ -117,8 +116,7 @@ problem:
   EXPECT_EQ(f.ranks[0].payload_word_bits, 0);
   EXPECT_EQ(f.ranks[1].format, arch::RankFormat::kRLE);
   EXPECT_EQ(f.ranks[1].metadata_word_bits, 5);
-  EXPECT_EQ(f.ranks[1].flattened_rank_ids,
-            (std::vector<std::vector<std::string>>{{"C", "R"}}));
+  EXPECT_EQ(f.ranks[1].flattened_rank_ids, (std::vector<std::vector<std::string>>{{"C", "R"}}));
   ASSERT_EQ(g.actions.size(), 1u);
   EXPECT_EQ(g.actions[0].kind, arch::ActionKind::kSpatialSkipping);
   EXPECT_EQ(g.actions[0].condition_on, std::vector<std::string>{"W"});
@@ -172,7 +170,8 @@ TEST(TimeloopSparse, MalformedInputsAreOneLineErrors) {
   const std::string prob =
       "problem:\n  shape: {name: p, dimensions: [K], data_spaces: [{name: A, projection: "
       "[[[K]]]}]}\n  instance:\n    K: 8\n    densities:\n";
-  EXPECT_EQ(parse_error(prob + "      A: 1.5\n"), "in.yaml:6:10: expected a density between 0 and 1");
+  EXPECT_EQ(parse_error(prob + "      A: 1.5\n"),
+            "in.yaml:6:10: expected a density between 0 and 1");
   EXPECT_EQ(parse_error(prob + "      A: {distribution: fancy, density: 0.5}\n"),
             "in.yaml:6:25: expected a distribution fixed_structured, hypergeometric or banded, "
             "found 'fancy'");

@@ -75,8 +75,7 @@ arch::SparseOptimizations parse_sparse_optimizations(const Reader& r, const YAML
 arch::SparseOptimizations tag_sparse_optimizations(const Reader& r, const YAML::Node& arch_node);
 // `problem.instance.densities`: name -> a density (fixed_structured) or {distribution, density,
 // band_width, workload_tensor_size}.
-std::map<std::string, workload::DensityModel> parse_densities(const Reader& r,
-                                                              const YAML::Node& n);
+std::map<std::string, workload::DensityModel> parse_densities(const Reader& r, const YAML::Node& n);
 
 }  // namespace sparsemap::io::timeloop_detail
 

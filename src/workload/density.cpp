@@ -26,8 +26,8 @@ double log_choose(double n, double k) {
 
 }  // namespace
 
-double tile_occupancy_probability(const DensityModel& m, int64_t tile_points,
-                                  int64_t tensor_points, int64_t occupancy) {
+double tile_occupancy_probability(const DensityModel& m, int64_t tile_points, int64_t tensor_points,
+                                  int64_t occupancy) {
   if (tile_points <= 0) return occupancy == 0 ? 1 : 0;
   if (m.distribution == DensityDistribution::kHypergeometric) {
     const int64_t big_n = m.workload_tensor_size > 0 ? m.workload_tensor_size : tensor_points;

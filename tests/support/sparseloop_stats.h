@@ -34,8 +34,8 @@ struct RefLevel {
 };
 
 struct RefSparseStats {
-  int64_t compute_cycles = -1, algorithmic_computes = -1, actual_computes = -1,
-          gated_computes = -1, skipped_computes = -1;
+  int64_t compute_cycles = -1, algorithmic_computes = -1, actual_computes = -1, gated_computes = -1,
+          skipped_computes = -1;
   double compute_energy_pj = -1;
   std::vector<RefLevel> levels;  // innermost first, as printed
   int64_t cycles = -1;

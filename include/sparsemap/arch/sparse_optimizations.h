@@ -32,8 +32,8 @@ struct RankSpec {
 
 struct DataSpaceFormat {
   std::string data_space;
-  std::vector<RankSpec> ranks;  // outermost rank first, as the YAML lists them
-  bool inner_to_outer = true;   // `rank_application_order` (Timeloop's default: inner_to_outer)
+  std::vector<RankSpec> ranks;   // outermost rank first, as the YAML lists them
+  bool inner_to_outer = true;    // `rank_application_order` (Timeloop's default: inner_to_outer)
   double compression_rate = -1;  // `compression_rate` when given, else -1
   bool compressed() const;       // some rank is compressed
   bool operator==(const DataSpaceFormat& o) const {

@@ -40,9 +40,9 @@ struct RankUnits {
 
 struct SparseDataspace {
   std::string name;
-  int64_t tile_words = 0;                // the dense tile (points)
-  double expected_occupancy = 0;         // expected nonzeros of the tile
-  std::string format = "none";           // "none", or the rank formats inner to outer: "cp"
+  int64_t tile_words = 0;                   // the dense tile (points)
+  double expected_occupancy = 0;            // expected nonzeros of the tile
+  std::string format = "none";              // "none", or the rank formats inner to outer: "cp"
   std::vector<RankUnits> format_occupancy;  // expected metadata units of the tile, per rank
   SparseCounts reads, fills, updates;
   // Metadata accesses per rank (units of each rank's metadata / payload words).
@@ -71,8 +71,7 @@ struct SparseLoopResult {
   LoopNestStatus status = LoopNestStatus::kOk;
   std::string reason;
   LoopNestResult dense;  // the dense run the sparse one refines
-  int64_t algorithmic_computes = 0, actual_computes = 0, gated_computes = 0,
-          skipped_computes = 0;
+  int64_t algorithmic_computes = 0, actual_computes = 0, gated_computes = 0, skipped_computes = 0;
   int64_t compute_cycles = 0;  // ceil((actual + gated) / utilized compute instances)
   int64_t cycles = 0;
   double utilization = 0;  // actual computes / (cycles x compute instances)
@@ -146,9 +145,9 @@ struct SparseLoopResult {
 // fixed_structured), the outer_to_inner rank order (read as inner_to_outer).
 // Invalid names (a level, data space or leader the problem or architecture lacks) come back
 // as kInvalidMapping with the reason.
-SparseLoopResult evaluate_sparseloop(const workload::Einsum& p, const arch::Hierarchy& h,
-                                     const mapping::LoopNest& m, const arch::EnergyTable* ert,
-                                     const arch::SparseOptimizations& sparse,
-                                     const std::map<std::string, workload::DensityModel>& densities);
+SparseLoopResult evaluate_sparseloop(
+    const workload::Einsum& p, const arch::Hierarchy& h, const mapping::LoopNest& m,
+    const arch::EnergyTable* ert, const arch::SparseOptimizations& sparse,
+    const std::map<std::string, workload::DensityModel>& densities);
 
 }  // namespace sparsemap::cost

@@ -33,7 +33,8 @@ struct TimeloopInputs {
   // The mapper's `optimization_metrics` (v0.4; `optimization_metric` in older files), as
   // written: the mapper's default objective. Other mapper settings are not read.
   std::vector<std::string> optimization_metrics;
-  // Part ("problem", "architecture", "mapping", "ERT", "ART", "sparse_optimizations") -> the file it came from.
+  // Part ("problem", "architecture", "mapping", "ERT", "ART", "sparse_optimizations") -> the file
+  // it came from.
   std::map<std::string, std::string> sources;
 
   // What the loop-nest model needs: throws InputError at "<arguments>" naming every missing

@@ -34,8 +34,8 @@ struct DensityModel {
 //   hypergeometric:   r = ceil(density x tensor_points) nonzeros in N = tensor_points points;
 //                     P(k) = C(r, k) C(N - r, n - k) / C(N, n), n = tile_points.
 // Banded is evaluated as fixed_structured.
-double tile_occupancy_probability(const DensityModel& m, int64_t tile_points,
-                                  int64_t tensor_points, int64_t occupancy);
+double tile_occupancy_probability(const DensityModel& m, int64_t tile_points, int64_t tensor_points,
+                                  int64_t occupancy);
 
 // Expected nonzeros of such a tile: tile_points x density (all three models).
 double expected_tile_occupancy(const DensityModel& m, int64_t tile_points);
