@@ -180,9 +180,13 @@ struct Analysis {
         x.kept = n.kept(i, ds);
         x.rw = n.p->data_spaces[ds].read_write;
         if (!x.kept) continue;
-        const auto* d = dense.levels[i].dataspaces.data();
+        const LoopNestDataspace* d = nullptr;
         for (const auto& e : dense.levels[i].dataspaces)
           if (e.name == n.p->data_spaces[ds].name) d = &e;
+        if (!d) {
+          x.kept = false;
+          continue;
+        }
         x.tile = d->tile_words;
         x.algorithmic[0] = d->reads;
         x.algorithmic[1] = d->fills;
@@ -300,7 +304,7 @@ struct Analysis {
           if (y.opt != 0) {
             // Timeloop carries the metadata updates over as the reads here (kept as it does).
             y.fmt_random[0] = y.fmt_random[2];
-            apply_local(y, 1 - (1 - y.p) / (1 - p));
+            apply_local(y, p < 1 ? std::clamp(1 - (1 - y.p) / (1 - p), 0.0, 1.0) : 0.0);
             finalized[j * n.nds + ds] = true;
             break;
           }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <string>
+#include <utility>
 
 #include "sparseloop_internal.h"
 
@@ -33,6 +35,26 @@ std::vector<int64_t> Nest::level_extents(int level) const {
   for (const auto& l : loops)
     if (l.level >= level) ext[l.dim] *= l.bound;
   return ext;
+}
+
+std::pair<int64_t, int64_t> Nest::support(int ds, int64_t tile_points) const {
+  if (!has_density[ds]) return {tile_points, tile_points};
+  const auto& m = density[ds];
+  const double x = static_cast<double>(tile_points) * m.density;
+  if (m.distribution != workload::DensityDistribution::kHypergeometric)
+    return {static_cast<int64_t>(std::floor(x)),
+            std::min(tile_points, static_cast<int64_t>(std::ceil(x)))};
+  // Hypergeometric: mean +- 12 standard deviations (the rest is below 1e-30), within bounds.
+  const int64_t big_n = m.workload_tensor_size > 0 ? m.workload_tensor_size : tensor_points[ds];
+  const double r = std::ceil(m.density * static_cast<double>(big_n));
+  const double n = static_cast<double>(std::min(tile_points, big_n)),
+               bn = static_cast<double>(big_n);
+  const double mean = n * r / bn;
+  const double sd =
+      std::sqrt(std::max(0.0, n * (r / bn) * (1 - r / bn) * (bn - n) / std::max(1.0, bn - 1)));
+  const double lo = std::max({0.0, n + r - bn, std::floor(mean - 12 * sd - 1)});
+  const double hi = std::min({n, r, std::ceil(mean + 12 * sd + 1)});
+  return {static_cast<int64_t>(lo), static_cast<int64_t>(std::max(lo, hi))};
 }
 
 double Nest::prob(int ds, int64_t tile_points, int64_t occupancy) const {
@@ -88,10 +110,22 @@ Nest build_nest(const workload::Einsum& p, const arch::Hierarchy& h, const LoopN
   return n;
 }
 
+namespace {
+
+// A width in bits as an attribute gives it: 0 unless a whole number in 0..2^20.
+int bits_attribute(const std::string& v) {
+  char* end = nullptr;
+  const long long x = std::strtoll(v.c_str(), &end, 10);
+  if (end == v.c_str() || *end != '\0' || x < 0 || x > (1 << 20)) return 0;
+  return static_cast<int>(x);
+}
+
+}  // namespace
+
 int default_metadata_bits(const arch::StorageLevel& s) {
   for (const char* k : {"metadata_datawidth", "metadata_word_bits"}) {
     const auto it = s.attributes.find(k);
-    if (it != s.attributes.end()) return std::max(0, std::atoi(it->second.c_str()));
+    if (it != s.attributes.end()) return bits_attribute(it->second);
   }
   return 0;
 }
@@ -99,7 +133,7 @@ int default_metadata_bits(const arch::StorageLevel& s) {
 int metadata_storage_width(const arch::StorageLevel& s) {
   for (const char* k : {"metadata_storage_width", "metadata_width"}) {
     const auto it = s.attributes.find(k);
-    if (it != s.attributes.end()) return std::max(0, std::atoi(it->second.c_str()));
+    if (it != s.attributes.end()) return bits_attribute(it->second);
   }
   return 0;
 }
@@ -133,6 +167,7 @@ Ineffectual ineffectual_probability(const Nest& n, int level, int target,
     }
   }
   if (g < 0) g = last - 1;
+  if (g < 0) return out;  // no loops at all
   std::vector<int64_t> mold(n.dims, 1);
   if (!scalar)
     for (int i = 0; i <= g; ++i) mold[n.loops[i].dim] *= n.loops[i].bound;

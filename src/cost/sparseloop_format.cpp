@@ -185,7 +185,8 @@ FormatOccupancy format_occupancy(const Nest& n, int level, int ds,
   // The occupancies the tile can have, and their probabilities (known nonempty below a
   // compressed parent).
   std::vector<std::pair<int64_t, double>> occ;
-  for (int64_t k = 0; k <= shape; ++k) {
+  const auto [lo, hi] = n.support(ds, shape);
+  for (int64_t k = lo; k <= hi; ++k) {
     const double pk = n.prob(ds, shape, k);
     if (pk > 0) occ.emplace_back(k, pk);
   }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sparsemap/arch/hierarchy.h"
@@ -46,6 +47,9 @@ struct Nest {
   std::vector<int64_t> axis_extents(int ds, const std::vector<int64_t>& ext) const;
   // The extents of level i's tile: every loop of levels >= i.
   std::vector<int64_t> level_extents(int level) const;
+  // The occupancies a tile of `tile_points` points of ds can have with a probability that
+  // matters (all others are 0, or below 1e-30 for the hypergeometric model).
+  std::pair<int64_t, int64_t> support(int ds, int64_t tile_points) const;
   // Probability that `tile_points` points of ds hold `occupancy` nonzeros.
   double prob(int ds, int64_t tile_points, int64_t occupancy) const;
   // The next level inside `level` keeping ds, or `levels` (the compute units).
