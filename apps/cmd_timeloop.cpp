@@ -78,8 +78,8 @@ std::string sparse_text(const cost::SparseLoopResult& r) {
      << with_commas(r.actual_computes) << " actual, " << with_commas(r.gated_computes) << " gated, "
      << with_commas(r.skipped_computes) << " skipped on " << r.dense.utilized_compute_instances
      << " of " << r.dense.compute_instances << " " << r.compute_name << "\n\n";
-  Table counts({"level", "dataspace", "format", "reads act/gated/skip", "fills act/gated/skip",
-                "updates act/gated/skip", "metadata reads", "metadata fills"});
+  Table counts({"level", "dataspace", "format", "reads", "fills", "updates", "metadata reads",
+                "metadata fills"});
   for (const auto& l : r.levels) {
     if (l.dummy) continue;
     bool first = true;
@@ -89,8 +89,8 @@ std::string sparse_text(const cost::SparseLoopResult& r) {
       first = false;
     }
   }
-  os << "Scalar accesses per instance (outermost level first; metadata per rank, outermost "
-        "first, as (metadata, payload))\n"
+  os << "Scalar accesses per instance, actual / gated / skipped (outermost level first; "
+        "metadata per rank, outermost first, as (metadata,payload))\n"
      << counts.str() << "\n";
   Table fj({"component", "fJ/algorithmic-compute", "fJ/compute", "energy_pj"});
   fj.add({r.compute_name, fixed(r.fj_per_algorithmic_compute(r.compute_name), 2),

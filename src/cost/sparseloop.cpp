@@ -207,9 +207,8 @@ struct Analysis {
         x.occ = sparseloop_detail::format_occupancy(n, i, ds, fv, parent_md);
         if (!x.occ.error.empty() && error.empty()) error = x.occ.error;
         x.format.clear();
-        for (size_t r = f->ranks.size(); r-- > 0;)
-          x.format +=
-              (x.format.empty() ? "" : "-") + lower(arch::rank_format_name(f->ranks[r].format));
+        for (const auto& rank : f->ranks)  // outermost first, as Timeloop prints them
+          x.format += (x.format.empty() ? "" : " ") + lower(arch::rank_format_name(rank.format));
         if (x.tile > 0) x.density = x.occ.expected_nonzeros / static_cast<double>(x.tile);
         const double sparsity = 1 - x.density;
         for (int a = 0; a < 3; ++a) {

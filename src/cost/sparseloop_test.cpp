@@ -233,6 +233,7 @@ TEST(Sparseloop, SkippedDotProductNumbers) {
 
 TEST(Sparseloop, JsonAddsTheComputeCounts) {
   SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  EXPECT_EQ(run_design("02.2.1-spMspM").level("Buffer")->dataspace("B")->format, "uop cp");
   const auto j = run_design("01.2.2-SUDU-dot-product").to_json();
   EXPECT_EQ(j.at("algorithmic_computes"), 16);
   EXPECT_EQ(j.at("actual_computes"), 4);

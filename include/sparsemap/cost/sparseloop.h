@@ -42,7 +42,7 @@ struct SparseDataspace {
   std::string name;
   int64_t tile_words = 0;                   // the dense tile (points)
   double expected_occupancy = 0;            // expected nonzeros of the tile
-  std::string format = "none";              // "none", or the rank formats inner to outer: "cp"
+  std::string format = "none";              // "none", or the ranks outermost first: "uop cp"
   std::vector<RankUnits> format_occupancy;  // expected metadata units of the tile, per rank
   SparseCounts reads, fills, updates;
   // Metadata accesses per rank (units of each rank's metadata / payload words).
