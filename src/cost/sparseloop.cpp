@@ -159,6 +159,12 @@ std::string check_names(const workload::Einsum& p, const arch::Hierarchy& h,
   return "";
 }
 
+bool attribute_true(const arch::StorageLevel& s, const char* key) {
+  const auto it = s.attributes.find(key);
+  return it != s.attributes.end() &&
+         (it->second == "true" || it->second == "True" || it->second == "1");
+}
+
 // Steps 1-3 of the storage analysis: formats, gating / skipping choices, their propagation.
 struct Analysis {
   const Nest& n;
@@ -284,6 +290,15 @@ struct Analysis {
         if (parent < 0 || !at(parent, ds).compressed) continue;
         if (x.rw) x.compressions += at(parent, ds).random[2];
         x.decompressions += x.random[1];
+        // Timeloop refuses a level that must (de)compress without saying it can.
+        const auto& s = h.storage[i];
+        const std::string name = n.p->data_spaces[ds].name;
+        if (error.empty() && !attribute_true(s, "decompression_supported"))
+          error = s.name + ": decompression of " + name + " from " + h.storage[parent].name +
+                  " needed but not supported (decompression_supported)";
+        if (error.empty() && x.rw && !attribute_true(s, "compression_supported"))
+          error = s.name + ": compression of " + name + " to " + h.storage[parent].name +
+                  " needed but not supported (compression_supported)";
       }
   }
 
@@ -620,6 +635,11 @@ SparseLoopResult evaluate_sparseloop(
   an.choose(sparse);
   an.propagate();
   an.compression_counts();
+  if (!an.error.empty()) {
+    r.status = LoopNestStatus::kInvalidMapping;
+    r.reason = an.error;
+    return r;
+  }
   r.algorithmic_computes = r.dense.macs;
   classify_computes(an, sparse.find(h.compute.name), r);
   price(n, an.w, ert, r);

@@ -243,6 +243,24 @@ TEST(Sparseloop, JsonAddsTheComputeCounts) {
   EXPECT_EQ(j.at("levels").at(0).at("dataspaces").at("B").at("read_counts").at("gated"), 12);
 }
 
+// As Timeloop: an uncompressed tile under a compressed parent needs decompression_supported
+// (and compression_supported for read_write data); 04.2.3's global buffer says both.
+TEST(Sparseloop, DecompressionMustBeSupported) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  const std::string d = design_dir("04.2.3-eyeriss-like-onchip-compression");
+  auto in =
+      io::read_timeloop_files({d + "arch.yaml", d + "problem.yaml", d + "timeloop-mapper.map.yaml",
+                               d + "timeloop-mapper.ERT.yaml"});
+  ASSERT_TRUE(in.arch && in.sparse);
+  in.arch->storage[in.arch->find("shared_glb")].attributes.erase("compression_supported");
+  const auto r =
+      evaluate_sparseloop(*in.problem, *in.arch, *in.mapping, &*in.ert, *in.sparse, in.densities);
+  EXPECT_EQ(r.status, LoopNestStatus::kInvalidMapping);
+  EXPECT_EQ(r.reason,
+            "shared_glb: compression of Outputs to DRAM needed but not supported "
+            "(compression_supported)");
+}
+
 TEST(Sparseloop, UnknownNamesAreAStatusNotACrash) {
   SPARSEMAP_TEST_DATA(dir, "sparseloop");
   const std::string d = design_dir("01.2.2-SUDU-dot-product");
