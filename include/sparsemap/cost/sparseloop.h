@@ -143,8 +143,10 @@ struct SparseLoopResult {
 //
 // What it does not model yet: spatial skipping, compression rates, banded densities (read as
 // fixed_structured), the outer_to_inner rank order (read as inner_to_outer).
-// Invalid names (a level, data space or leader the problem or architecture lacks) come back
-// as kInvalidMapping with the reason.
+// Invalid names (a level, data space or leader the problem or architecture lacks), a tile its
+// format cannot represent, and a level that must decompress (compress) a data space from (to)
+// a compressed parent without its decompression_supported (compression_supported) attribute
+// come back as kInvalidMapping with the reason.
 SparseLoopResult evaluate_sparseloop(
     const workload::Einsum& p, const arch::Hierarchy& h, const mapping::LoopNest& m,
     const arch::EnergyTable* ert, const arch::SparseOptimizations& sparse,
