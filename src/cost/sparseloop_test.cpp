@@ -8,9 +8,11 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 
 #include "sparsemap/io/timeloop.h"
+#include "support/random_loopnest.h"
 #include "support/sparseloop_stats.h"
 #include "support/test_data.h"
 #include "support/timeloop_stats.h"
@@ -259,6 +261,79 @@ TEST(Sparseloop, DecompressionMustBeSupported) {
   EXPECT_EQ(r.reason,
             "shared_glb: compression of Outputs to DRAM needed but not supported "
             "(compression_supported)");
+}
+
+// A loop-nest point as Timeloop's mapping entries (dimension names of one character or more,
+// permutations space-separated).
+mapping::LoopNest to_mapping(const LoopNestPoint& x, const workload::Einsum& p,
+                             const arch::Hierarchy& h) {
+  mapping::LoopNest m;
+  for (int i = 0; i < x.levels; ++i) {
+    for (const auto kind : {mapping::DirectiveKind::kTemporal, mapping::DirectiveKind::kSpatial}) {
+      mapping::LoopNestDirective d;
+      d.target = h.storage[i].name;
+      d.kind = kind;
+      const bool t = kind == mapping::DirectiveKind::kTemporal;
+      const auto& order = t ? x.temporal_order : x.spatial_order;
+      for (int pos = x.dims - 1; pos >= 0; --pos) {  // innermost first
+        const int k = order[i * x.dims + pos];
+        d.factors.push_back(
+            {p.dims[k], t ? x.temporal[i * x.dims + k] : x.spatial[i * x.dims + k]});
+        d.permutation += (d.permutation.empty() ? "" : " ") + p.dims[k];
+      }
+      m.directives.push_back(d);
+    }
+    mapping::LoopNestDirective d;
+    d.target = h.storage[i].name;
+    d.kind = mapping::DirectiveKind::kDataspace;
+    for (size_t ds = 0; ds < p.data_spaces.size(); ++ds)
+      (x.keep[i] >> ds & 1 ? d.keep : d.bypass).push_back(p.data_spaces[ds].name);
+    m.directives.push_back(d);
+  }
+  return m;
+}
+
+// Random mappings of the sparse designs: whatever the mapping, an evaluation that succeeds
+// splits every count into actual + gated + skipped <= algorithmic (the rest: zeros a
+// compressed format does not store), never reports negative energy, and keeps the cycles at
+// least the compute cycles.
+TEST(Sparseloop, RandomMappingsKeepTheCountsConsistent) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  std::mt19937_64 rng(28);
+  int ok = 0;
+  for (const char* design :
+       {"02.2.1-spMspM", "03.2.3-conv1d+oc-spatial", "04.2.1-eyeriss-like-gating",
+        "04.2.3-eyeriss-like-onchip-compression"}) {
+    const std::string d = design_dir(design);
+    const auto in = io::read_timeloop_files(
+        {d + "arch.yaml", d + "problem.yaml", d + "timeloop-mapper.ERT.yaml"});
+    ASSERT_TRUE(in.problem && in.arch && in.sparse) << design;
+    const LoopNestEvaluator ev(*in.problem, *in.arch, &*in.ert);
+    for (int trial = 0; trial < 100; ++trial) {
+      const LoopNestPoint x = testing::random_point(ev, *in.problem, *in.arch, rng);
+      const auto r =
+          evaluate_sparseloop(*in.problem, *in.arch, to_mapping(x, *in.problem, *in.arch), &*in.ert,
+                              *in.sparse, in.densities);
+      if (!r.ok()) continue;
+      ++ok;
+      SCOPED_TRACE(std::string(design) + " trial " + std::to_string(trial));
+      EXPECT_EQ(r.algorithmic_computes, in.problem->operations());
+      EXPECT_GE(r.actual_computes, 0);
+      EXPECT_LE(r.actual_computes + r.gated_computes + r.skipped_computes, r.algorithmic_computes);
+      EXPECT_GE(r.cycles, r.compute_cycles);
+      EXPECT_GE(r.energy_pj, 0);
+      for (const auto& l : r.levels)
+        for (const auto& ds : l.dataspaces)
+          for (const SparseCounts* c : {&ds.reads, &ds.fills, &ds.updates}) {
+            EXPECT_GE(std::min({c->actual, c->gated, c->skipped}), 0) << l.name << " " << ds.name;
+            EXPECT_LE(c->actual + c->gated + c->skipped, c->algorithmic)
+                << l.name << " " << ds.name;
+          }
+    }
+  }
+  // Many random points do not fit (capacity, fan-out, more loops than a format has ranks,
+  // all refused as Timeloop refuses them); enough do.
+  EXPECT_GT(ok, 20);
 }
 
 TEST(Sparseloop, UnknownNamesAreAStatusNotACrash) {
