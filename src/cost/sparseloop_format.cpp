@@ -37,7 +37,8 @@ double constrained_empty(const Nest& n, int ds, int64_t points, int64_t shape, i
 }
 
 // Ranks of a tile, innermost first: each rank's fibre shape (points of the data space over
-// the rank's loops) and subtile[r] (points of the tile under rank r's first loop; subtile[0]
+// the rank's loops) and subtile[r] (points of the tile under rank r's outermost loop: a
+// flattened rank spans all its loops, as Sparseloop's reference outputs count it; subtile[0]
 // is one point).
 struct RankLayout {
   std::vector<int64_t> fibre;
@@ -140,6 +141,7 @@ RankLayout rank_layout(const Nest& n, int level, int ds,
       while (flat && g < sub.size() &&
              (!has_md || in_group(n, group, sub[g].dim) || sub[g].bound == 1)) {
         if (sub[g].bound > 1) rank_loops.push_back(sub[g]);
+        corresponding = sub[g].tile_points;
         ++g;
       }
       push_rank(rank_loops);
