@@ -1,7 +1,9 @@
 // `sparsemap timeloop FILES... [--hw PRESET|FILE] [--json FILE|-] [--emit-map FILE]`: Timeloop's
 // inputs (architecture, problem, mapping, optional ERT/ART, in any order) through the loop-nest
-// model; Timeloop's summary. --hw takes the architecture and ERT from a preset or MAESTRO/YAML
-// file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
+// model; Timeloop's summary. Inputs with sparse_optimizations (Sparseloop's) go through the
+// sparse model and print its figures too (algorithmic / actual / gated / skipped); densities
+// without sparse_optimizations change nothing, as in Timeloop. --hw takes the architecture and ERT
+// from a preset or MAESTRO/YAML file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
 #include <algorithm>
 #include <iostream>
 #include <sstream>
@@ -9,6 +11,7 @@
 #include "commands.h"
 #include "sparsemap/arch/maestro_hierarchy.h"
 #include "sparsemap/cost/loopnest.h"
+#include "sparsemap/cost/sparseloop.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
 #include "sparsemap/io/timeloop.h"
@@ -54,6 +57,54 @@ std::string result_text(const cost::LoopNestResult& r) {
   return os.str();
 }
 
+std::string counts_text(const cost::SparseCounts& c) {
+  return with_commas(c.actual) + " / " + with_commas(c.gated) + " / " + with_commas(c.skipped);
+}
+
+std::string ranks_text(const std::vector<cost::RankUnits>& v) {
+  std::string s;
+  for (size_t r = v.size(); r-- > 0;)  // outermost rank first, as Timeloop prints them
+    s += (s.empty() ? "" : " ") + std::string("(") + std::to_string(v[r].metadata) + "," +
+         std::to_string(v[r].payload) + ")";
+  return s.empty() ? "-" : s;
+}
+
+std::string sparse_text(const cost::SparseLoopResult& r) {
+  std::ostringstream os;
+  os << "Cycles:      " << with_commas(r.cycles)
+     << "\nUtilization: " << fixed(r.utilization * 100, 2)
+     << "%\nEnergy:      " << fixed(r.energy_pj, 2)
+     << " pJ\nComputes:    " << with_commas(r.algorithmic_computes) << " algorithmic, "
+     << with_commas(r.actual_computes) << " actual, " << with_commas(r.gated_computes) << " gated, "
+     << with_commas(r.skipped_computes) << " skipped on " << r.dense.utilized_compute_instances
+     << " of " << r.dense.compute_instances << " " << r.compute_name << "\n\n";
+  Table counts({"level", "dataspace", "format", "reads", "fills", "updates", "metadata reads",
+                "metadata fills"});
+  for (const auto& l : r.levels) {
+    if (l.dummy) continue;
+    bool first = true;
+    for (const auto& d : l.dataspaces) {
+      counts.add({first ? l.name : "", d.name, d.format, counts_text(d.reads), counts_text(d.fills),
+                  counts_text(d.updates), ranks_text(d.format_reads), ranks_text(d.format_fills)});
+      first = false;
+    }
+  }
+  os << "Scalar accesses per instance, actual / gated / skipped (outermost level first; "
+        "metadata per rank, outermost first, as (metadata,payload))\n"
+     << counts.str() << "\n";
+  Table fj({"component", "fJ/algorithmic-compute", "fJ/compute", "energy_pj"});
+  fj.add({r.compute_name, fixed(r.fj_per_algorithmic_compute(r.compute_name), 2),
+          fixed(r.fj_per_compute(r.compute_name), 2), fixed(r.compute_energy_pj, 2)});
+  for (const auto& l : r.levels)
+    if (!l.dummy)
+      fj.add({l.name, fixed(r.fj_per_algorithmic_compute(l.name), 2),
+              fixed(r.fj_per_compute(l.name), 2), fixed(l.energy_pj, 2)});
+  fj.add({"Total", fixed(r.fj_per_algorithmic_compute("Total"), 2),
+          fixed(r.fj_per_compute("Total"), 2), fixed(r.energy_pj, 2)});
+  os << fj.str();
+  return os.str();
+}
+
 }  // namespace
 
 void run_timeloop(const std::vector<std::string>& files, const std::string& json,
@@ -75,6 +126,17 @@ void run_timeloop(const std::vector<std::string>& files, const std::string& json
                       c.actions.end());
   if (!in.ert)
     print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
+  if (in.sparse && !in.sparse->empty()) {  // densities alone: Timeloop's dense run
+    const arch::SparseOptimizations none;
+    const auto r =
+        cost::evaluate_sparseloop(*in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr,
+                                  in.sparse ? *in.sparse : none, in.densities);
+    if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);
+    if (!emit_map.empty()) write_text_file(emit_map, io::write_timeloop_mapping(*in.mapping));
+    if (!json.empty()) write_json(r.to_json(), json);
+    if (json != "-") std::cout << sparse_text(r);
+    return;
+  }
   const auto r =
       cost::evaluate_loopnest(*in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr);
   if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);

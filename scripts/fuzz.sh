@@ -55,13 +55,14 @@ seed_patterns() {
     timeloop_mapping) echo '*.map.yaml' ;;
     timeloop_ert) echo '*.ERT.yaml' ;;
     timeloop_art) echo '*.ART.yaml' ;;
+    timeloop_sparse) echo 'arch.yaml problem.yaml parsed-processed-input.yaml' ;;
     *) echo '' ;;
   esac
 }
 max_len() {
   case $1 in
     onnx) echo 65536 ;;
-    timeloop_arch | timeloop_problem) echo 32768 ;;
+    timeloop_arch | timeloop_problem | timeloop_sparse) echo 32768 ;;
     map_checkpoint | search_checkpoint | mapping_db | codesign_checkpoint | fusion_checkpoint | \
       timeloop_map_checkpoint)
       echo 32768 ;;

@@ -514,6 +514,12 @@ TimeloopInputs parse_document(const std::string& text, const std::string& file,
     std::string part;
     if (key == "problem") {
       in.problem = parse_problem(r, v);
+      if (v.IsMap() && v["instance"].IsMap())
+        in.densities = timeloop_detail::parse_densities(r, v["instance"]["densities"]);
+      for (const auto& [name, m] : in.densities)
+        if (in.problem->data_space_index(name) < 0)
+          r.fail(v["instance"]["densities"],
+                 "expected densities of the problem's data spaces, found " + quote_input(name, 30));
       part = "problem";
     } else if (key == "architecture") {
       arch_node = v;
@@ -526,6 +532,9 @@ TimeloopInputs parse_document(const std::string& text, const std::string& file,
         in.mapping = parse_mapping(r, v);
         part = "mapping";
       }
+    } else if (key == "sparse_optimizations") {
+      in.sparse = timeloop_detail::parse_sparse_optimizations(r, v);
+      part = "sparse_optimizations";
     } else if (key == "ERT") {
       in.ert = parse_ert(r, v);
       part = "ERT";
@@ -540,8 +549,20 @@ TimeloopInputs parse_document(const std::string& text, const std::string& file,
     if (!part.empty() && locs) locs->where[part] = r.where(kv.first);
     if (!part.empty()) in.sources[part] = file;
   }
-  if (given(arch_node)) in.arch = timeloop_detail::parse_architecture(r, arch_node, constraints);
-  if (!in.problem && !in.arch && !in.mapping && !in.ert && !in.art)
+  if (given(arch_node)) {
+    in.arch = timeloop_detail::parse_architecture(r, arch_node, constraints);
+    auto tagged = timeloop_detail::tag_sparse_optimizations(r, arch_node);
+    if (!tagged.empty()) {
+      if (in.sparse)
+        r.fail(arch_node,
+               "sparse optimizations both in the architecture's components and at the "
+               "top level: expected one of the two");
+      in.sparse = std::move(tagged);
+      if (locs) locs->where["sparse_optimizations"] = r.where(arch_node);
+      in.sources["sparse_optimizations"] = file;
+    }
+  }
+  if (!in.problem && !in.arch && !in.mapping && !in.ert && !in.art && !in.sparse)
     throw InputError(at(file, root.Mark()),
                      "expected a Timeloop input: none of problem, architecture, mapping, ERT or "
                      "ART is a top-level key here");
@@ -648,6 +669,8 @@ TimeloopInputs read_timeloop_files(const std::vector<std::string>& paths) {
     merge(all.mapping, in.mapping, "mapping");
     merge(all.ert, in.ert, "ERT");
     merge(all.art, in.art, "ART");
+    merge(all.sparse, in.sparse, "sparse_optimizations");
+    if (!in.densities.empty()) all.densities = std::move(in.densities);
     if (all.optimization_metrics.empty()) all.optimization_metrics = in.optimization_metrics;
   }
   return all;

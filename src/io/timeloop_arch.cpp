@@ -150,7 +150,8 @@ struct TagWalk {
             spatial = v;
           else if (k == "constraints")
             read_constraints(r, v, c.constraints);
-          else if (k != "required_actions" && k != "enabled" && k != "area_share" && k != "actions")
+          else if (k != "required_actions" && k != "enabled" && k != "area_share" &&
+                   k != "actions" && k != "sparse_optimizations")  // timeloop_sparse.cpp
             r.fail(
                 kn,
                 "unknown key '" + k +

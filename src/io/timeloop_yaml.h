@@ -52,6 +52,11 @@ std::string normalise_key(const std::string& key);
 
 }  // namespace sparsemap::io::timeloop_detail
 
+#include <map>
+
+#include "sparsemap/arch/sparse_optimizations.h"
+#include "sparsemap/workload/density.h"
+
 namespace sparsemap::arch {
 struct Hierarchy;
 }
@@ -61,6 +66,16 @@ namespace sparsemap::io::timeloop_detail {
 // `architecture:` in either form; `constraints` is `architecture_constraints:` or a null node.
 arch::Hierarchy parse_architecture(const Reader& r, const YAML::Node& node,
                                    const YAML::Node& constraints);
+
+// Top-level `sparse_optimizations:` ({targets: [{name, representation_format,
+// action_optimization, compute_optimization}]}), timeloop_sparse.cpp.
+arch::SparseOptimizations parse_sparse_optimizations(const Reader& r, const YAML::Node& n);
+// The `sparse_optimizations` of every !Component of a tag-form `architecture:` (empty for the
+// flattened form).
+arch::SparseOptimizations tag_sparse_optimizations(const Reader& r, const YAML::Node& arch_node);
+// `problem.instance.densities`: name -> a density (fixed_structured) or {distribution, density,
+// band_width, workload_tensor_size}.
+std::map<std::string, workload::DensityModel> parse_densities(const Reader& r, const YAML::Node& n);
 
 }  // namespace sparsemap::io::timeloop_detail
 

@@ -425,6 +425,20 @@ g['dataspaces']['Inputs']=={'reads':1152,'fills':576,'updates':0,'tile_words':57
 and abs(j['fj_per_compute']['Total']-14664.63)<0.01" "$tmp/tl.json"
 run 2 timeloop "$tl/timeloop-model.ERT.yaml" &&
   check "timeloop missing parts" grep -q "<arguments>: expected an architecture, a problem, a mapping among the files" "$tmp/err"
+# timeloop with Sparseloop's sparse_optimizations: 02.2.1 spMspM (docs/sparseloop.md), the
+# reference's computes and cycles; a malformed rank format is one line, exit status 2.
+sl=tests/data/sparseloop/02.2.1-spMspM
+run 0 timeloop "$sl/arch.yaml" "$sl/problem.yaml" "$sl/timeloop-mapper.map.yaml" "$sl/timeloop-mapper.ERT.yaml" --json "$tmp/sl.json" &&
+  check "timeloop sparse text" grep -q "512 algorithmic, 64 actual, 0 gated, 0 skipped" "$tmp/out" &&
+  check "timeloop sparse json" python3 -c "import json,sys; j=json.load(open(sys.argv[1])); \
+b=[l for l in j['levels'] if l['name']=='Buffer'][0]['dataspaces']['B']; \
+assert j['algorithmic_computes']==512 and j['actual_computes']==64 and j['gated_computes']==0 \
+and j['skipped_computes']==0 and j['cycles']==64 and b['read_counts']=={'algorithmic':512,'actual':64,'gated':0,'skipped':192} \
+and b['metadata_reads']==[[64,0],[0,18]] and abs(j['fj_per_compute']['Total']-7190.35)<0.01" "$tmp/sl.json"
+printf 'sparse_optimizations:\n  targets:\n  - name: Buffer\n    representation_format:\n      data_spaces:\n      - name: A\n        ranks: [{format: ZZ}]\n' >"$tmp/bad.sparse.yaml"
+run 2 timeloop "$sl/arch.yaml" "$tmp/bad.sparse.yaml" &&
+  check "timeloop bad rank format" grep -q "bad.sparse.yaml:7:26: expected a rank format UOP, CP, B, UB or RLE, found 'ZZ'" "$tmp/err" &&
+  check "timeloop bad rank format one line" test "$(wc -l <"$tmp/err")" -eq 1
 # timeloop --hw: a preset's three-level hierarchy (DRAM, L2, L1 per PE, MAC) and its ERT; one PE.
 tp=tests/data/timeloop/03-model-conv1d+oc-3level/prob/conv1d+oc.prob.yaml
 printf 'mapping:\n- target: L2\n  type: temporal\n  factors: R=1 P=16 K=16\n  permutation: PRK\n- target: L1\n  type: temporal\n  factors: R=3 P=1 K=2\n  permutation: RPK\n' >"$tmp/hw.map.yaml"

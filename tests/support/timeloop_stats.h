@@ -65,7 +65,8 @@ inline RefStats read_stats(const std::string& path) {
     }
     if (cur && t.rfind("Instances ", 0) == 0 && t.find("sharing") == std::string::npos)
       cur->instances = std::stoll(after_colon(t));
-    if (cur && (t == "Weights:" || t == "Inputs:" || t == "Outputs:"))
+    // A data space's block opens with its name alone ("Weights:", "A:").
+    if (cur && t.size() > 1 && t.back() == ':' && t.find(' ') == std::string::npos)
       ds = t.substr(0, t.size() - 1);
     if (cur && t.rfind("Scalar reads (per-instance)", 0) == 0)
       cur->ds[ds][0] = std::stoll(after_colon(t));

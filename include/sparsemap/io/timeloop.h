@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "sparsemap/arch/hierarchy.h"
+#include "sparsemap/arch/sparse_optimizations.h"
 #include "sparsemap/error.h"
 #include "sparsemap/mapping/loop_nest.h"
+#include "sparsemap/workload/density.h"
 #include "sparsemap/workload/einsum.h"
 
 namespace sparsemap::io {
@@ -23,10 +25,16 @@ struct TimeloopInputs {
   std::optional<mapping::LoopNest> mapping;
   std::optional<arch::EnergyTable> ert;
   std::optional<arch::AreaTable> art;
+  // Sparseloop's inputs (Timeloop 3): the sparse optimisations, from the top-level
+  // `sparse_optimizations:` or the tag form's per-component `sparse_optimizations` (absent: a
+  // dense run), and the problem instance's `densities` (a data space not named is dense).
+  std::optional<arch::SparseOptimizations> sparse;
+  std::map<std::string, workload::DensityModel> densities;
   // The mapper's `optimization_metrics` (v0.4; `optimization_metric` in older files), as
   // written: the mapper's default objective. Other mapper settings are not read.
   std::vector<std::string> optimization_metrics;
-  // Part ("problem", "architecture", "mapping", "ERT", "ART") -> the file it came from.
+  // Part ("problem", "architecture", "mapping", "ERT", "ART", "sparse_optimizations") -> the file
+  // it came from.
   std::map<std::string, std::string> sources;
 
   // What the loop-nest model needs: throws InputError at "<arguments>" naming every missing

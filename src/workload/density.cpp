@@ -1,0 +1,53 @@
+#include "sparsemap/workload/density.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sparsemap::workload {
+
+const char* density_distribution_name(DensityDistribution d) {
+  switch (d) {
+    case DensityDistribution::kFixedStructured:
+      return "fixed_structured";
+    case DensityDistribution::kHypergeometric:
+      return "hypergeometric";
+    case DensityDistribution::kBanded:
+      return "banded";
+  }
+  return "?";
+}
+
+namespace {
+
+// log C(n, k) through lgamma (exact enough for probabilities of tiles of real tensors).
+double log_choose(double n, double k) {
+  return std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1);
+}
+
+}  // namespace
+
+double tile_occupancy_probability(const DensityModel& m, int64_t tile_points, int64_t tensor_points,
+                                  int64_t occupancy) {
+  if (tile_points <= 0) return occupancy == 0 ? 1 : 0;
+  if (m.distribution == DensityDistribution::kHypergeometric) {
+    const int64_t big_n = m.workload_tensor_size > 0 ? m.workload_tensor_size : tensor_points;
+    const auto r = static_cast<int64_t>(std::ceil(m.density * static_cast<double>(big_n)));
+    const int64_t n = std::min(tile_points, big_n), k = occupancy;
+    if (k < 0 || k > r || k > n || n - k > big_n - r) return 0;
+    const double lp = log_choose(static_cast<double>(r), static_cast<double>(k)) +
+                      log_choose(static_cast<double>(big_n - r), static_cast<double>(n - k)) -
+                      log_choose(static_cast<double>(big_n), static_cast<double>(n));
+    return std::exp(lp);
+  }
+  const double x = static_cast<double>(tile_points) * m.density;
+  const double lo = std::floor(x), frac = x - lo;
+  if (static_cast<double>(occupancy) == lo) return 1 - frac;
+  if (static_cast<double>(occupancy) == std::ceil(x)) return frac;
+  return 0;
+}
+
+double expected_tile_occupancy(const DensityModel& m, int64_t tile_points) {
+  return static_cast<double>(tile_points) * m.density;
+}
+
+}  // namespace sparsemap::workload
