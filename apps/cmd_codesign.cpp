@@ -15,7 +15,7 @@
 #include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/plot/gnuplot.h"
 #include "sparsemap/search/mpi.h"
 
 namespace sparsemap::cli {
@@ -276,16 +276,16 @@ void write_plot(const CaseOutcome& c, const std::string& plot) {
   d.close();
   if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
   std::ostringstream gp;
-  gp << io::gnuplot_header(plot) << "set datafile separator ','\n"
+  gp << plot::gnuplot_header(plot) << "set datafile separator ','\n"
      << "set title "
-     << io::gnuplot_quote("Co-design of " + c.model + " (" + c.budget.name +
+     << plot::gnuplot_quote("Co-design of " + c.model + " (" + c.budget.name +
                           "): latency vs area, Pareto front of the designs evaluated")
      << " noenhanced\nset xlabel 'area (mm^2)'\nset ylabel 'runtime (cycles)'\nset logscale y\n"
      << "set grid\nset arrow from " << c.budget.area << ", graph 0 to " << c.budget.area
      << ", graph 1 nohead dt 2\n"
-     << "plot " << io::gnuplot_quote(data)
+     << "plot " << plot::gnuplot_quote(data)
      << " every ::1 using 1:2 with linespoints lw 2 title 'Pareto front'\n";
-  io::render_gnuplot(gp.str(), plot + ".gp", data);
+  plot::render_gnuplot(gp.str(), plot + ".gp", data);
 }
 
 void print_case(const CodesignArgs& a, const CaseOutcome& c) {
