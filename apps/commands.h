@@ -91,7 +91,8 @@ void run_timeloop(const std::vector<std::string>& files, const std::string& json
 // Throws InputError when the file cannot be written.
 void write_json(const nlohmann::json& j, const std::string& dest);
 
-// write_text_file and make_output_dir: sparsemap/io/util.h.
+// check_output_file, write_text_file and make_output_dir: sparsemap/io/util.h.
+using io::check_output_file;
 using io::make_output_dir;
 using io::write_text_file;
 
@@ -139,12 +140,8 @@ class Table {
 // split_list ("a, b,,c" -> {"a", "b", "c"}): sparsemap/io/util.h.
 using io::split_list;
 
-// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.bin"): as found from
-// the working directory, else from the executable's parent folder (the build tree's source root
-// when the binary is in build/), else from the source tree it was built from (SPARSEMAP_DATA_ROOT;
-// the Python module, whose executable is python3); `relative` itself when none has it, for the
-// error to name.
-std::string shipped_data_file(const std::string& relative);
+// shipped_data_file: sparsemap/io/util.h.
+using io::shipped_data_file;
 
 // load_model and in_memory_models: sparsemap/io/load_model.h.
 using io::in_memory_models;

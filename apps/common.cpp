@@ -79,22 +79,6 @@ void write_json(const nlohmann::json& j, const std::string& dest) {
   if (!out || !(out << text)) throw InputError({dest, 0, 0}, "cannot write the JSON file");
 }
 
-std::string shipped_data_file(const std::string& relative) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(relative, ec)) return relative;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = exe.parent_path().parent_path() / relative;
-    if (fs::exists(beside, ec)) return beside.string();
-  }
-#ifdef SPARSEMAP_DATA_ROOT  // the source tree this was built from (e.g. for the Python module)
-  const fs::path in_source = fs::path(SPARSEMAP_DATA_ROOT) / relative;
-  if (fs::exists(in_source, ec)) return in_source.string();
-#endif
-  return relative;
-}
-
 void refuse_flags(CLI::App* cmd, std::initializer_list<const char*> flags, const std::string& why) {
   for (const char* flag : flags)
     if (cmd->count(flag))

@@ -1,6 +1,6 @@
 // The CLI's search commands as Python functions returning the CLI's JSON as dicts: attention,
-// fuse, schedule, hwalloc (and map_model / codesign on Timeloop architectures; those two are
-// otherwise bind_map.cpp and bind_codesign.cpp, which call the library directly).
+// schedule, hwalloc (and map_model / codesign on Timeloop architectures; those two and fuse are
+// otherwise bind_map.cpp, bind_codesign.cpp and bind_fuse.cpp, which call the library).
 //
 // Each function runs the command's own code in this process (the apps/cmd_*.cpp that the
 // `sparsemap` binary runs, compiled into the module; no subprocess): its keyword arguments
@@ -213,17 +213,7 @@ void bind_commands(py::module_& m) {
       ("`sparsemap attention`: FLAT's fused attention dataflow vs the unfused baseline per "
        "sequence length (seq='512,4K'); model: FLAT's names (bert, trxl, t5, xlm) or a zoo "
        "transformer name. Other keyword arguments are the command's flags; see map_model."));
-  m.def(
-      "fuse",
-      [](py::object model, py::kwargs kw) {
-        return run_command("fuse", cli::register_fuse, model_call(model), kw);
-      },
-      "model"_a,
-      ("`sparsemap fuse`: inter-layer fusion (DNNFuser's space); a list of methods returns a "
-       "list of dicts. method='learned' runs the shipped mapper (data/dnnfuser/fuser.bin) "
-       "without libtorch; only training it (fuse-train) needs libtorch and the CLI." +
-       how)
-          .c_str());
+  bind_fuse(m, how);
   m.def(
       "schedule",
       [](py::kwargs kw) { return run_command("schedule", cli::register_schedule, {}, kw); },

@@ -26,6 +26,8 @@ void bind_commands(pybind11::module_& m);
 // map_model: dse::mapper::run called directly (bind_map.cpp); `how` is the keyword text the
 // command functions share.
 void bind_map(pybind11::module_& m, const std::string& how);
+// fuse: dse::fusion::run called directly (bind_fuse.cpp).
+void bind_fuse(pybind11::module_& m, const std::string& how);
 // codesign: dse::codesign::run called directly (bind_codesign.cpp).
 void bind_codesign(pybind11::module_& m, const std::string& how);
 // codesign through the command's own code (bind_commands.cpp): for Timeloop templates.

@@ -1,6 +1,8 @@
 // Small helpers shared by the readers and the writers of output files.
 #include "sparsemap/io/util.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -73,6 +75,19 @@ std::vector<std::string> split_list(const std::string& s) {
   }
   if (!cur.empty()) out.push_back(cur);
   return out;
+}
+
+void check_output_file(const std::string& path, const std::string& flag) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({"<flag " + flag + ">", 0, 0}, "'" + path + "' is a directory");
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir =
+      p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw InputError({"<flag " + flag + ">", 0, 0},
+                     "cannot write '" + path + "': its folder does not exist or is not writable");
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

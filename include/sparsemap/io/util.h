@@ -21,6 +21,18 @@ std::string read_file(const std::string& path, size_t max_bytes = kMaxInputBytes
 // dropped.
 std::vector<std::string> split_list(const std::string& s);
 
+// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.bin"): as found from
+// the working directory, else from the executable's parent folder (the build tree's source root
+// when the binary is in build/), else from the source tree it was built from (SPARSEMAP_DATA_ROOT;
+// the Python module, whose executable is python3); `relative` itself when none has it, for the
+// error to name.
+std::string shipped_data_file(const std::string& relative);
+
+// Fails before any work when `path` (a file to write at the end) cannot be: InputError at
+// "<flag FLAG>" when it is a directory, or in a folder that does not exist or is not writable.
+// "-" (stdout) and "" (none) pass.
+void check_output_file(const std::string& path, const std::string& flag);
+
 // Writes `text` to `path` (binary, replacing it); InputError naming the path when it cannot.
 void write_text_file(const std::string& path, const std::string& text);
 
