@@ -18,7 +18,7 @@
 #include "sparsemap/dse/attention/attention_search.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/plot/gnuplot.h"
 #include "sparsemap/search/driver.h"
 #include "sparsemap/workload/zoo.h"
 
@@ -293,7 +293,7 @@ std::string xtics(const std::vector<CaseResult>& cases) {
   seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
   std::string s;
   for (int64_t n : seqs)
-    s += (s.empty() ? "" : ", ") + io::gnuplot_quote(seq_text(n)) + " " + std::to_string(n);
+    s += (s.empty() ? "" : ", ") + plot::gnuplot_quote(seq_text(n)) + " " + std::to_string(n);
   return s;
 }
 
@@ -310,41 +310,35 @@ void write_plot(const std::vector<CaseResult>& cases, const std::string& plot) {
   d.close();
   if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
   std::ostringstream gp;
-  gp << io::gnuplot_header(plot, 900, 800) << "set datafile separator ','\n"
+  gp << plot::gnuplot_header(plot, 900, 800) << "set datafile separator ','\n"
      << "set multiplot layout 2,1 title "
-     << io::gnuplot_quote("FLAT vs the unfused baseline (sparsemap attention)") << " noenhanced\n"
+     << plot::gnuplot_quote("FLAT vs the unfused baseline (sparsemap attention)") << " noenhanced\n"
      << "set logscale x 2\nset grid\nset key outside right\nset xlabel 'sequence length N'\n"
      << "set xtics (" << xtics(cases) << ")\n"
      << "set ylabel 'speedup (baseline / FLAT latency)'\n";
   auto plot_blocks = [&](const std::string& using_expr, const std::string& suffix) {
     gp << "plot ";
     for (size_t i = 0; i < cases.size(); ++i)
-      gp << (i ? ", " : "") << io::gnuplot_quote(data) << " index " << i
+      gp << (i ? ", " : "") << plot::gnuplot_quote(data) << " index " << i
          << " every ::" << (i == 0 ? 1 : 0) << " using 2:" << using_expr
          << " with linespoints title "
-         << io::gnuplot_quote(cases[i].model + " " + cases[i].hw + suffix) << " noenhanced";
+         << plot::gnuplot_quote(cases[i].model + " " + cases[i].hw + suffix) << " noenhanced";
     gp << "\n";
   };
   plot_blocks("3", "");
   gp << "set logscale y\nset ylabel 'DRAM traffic (GB)'\n";
   gp << "plot ";
   for (size_t i = 0; i < cases.size(); ++i) {
-    const std::string q = io::gnuplot_quote(data);
+    const std::string q = plot::gnuplot_quote(data);
     const std::string title = cases[i].model + " " + cases[i].hw;
     gp << (i ? ", " : "") << q << " index " << i << " every ::" << (i == 0 ? 1 : 0)
-       << " using 2:($4/1e9) with linespoints title " << io::gnuplot_quote(title + " FLAT")
+       << " using 2:($4/1e9) with linespoints title " << plot::gnuplot_quote(title + " FLAT")
        << " noenhanced, " << q << " index " << i << " every ::" << (i == 0 ? 1 : 0)
-       << " using 2:($5/1e9) with linespoints dt 2 title " << io::gnuplot_quote(title + " baseline")
-       << " noenhanced";
+       << " using 2:($5/1e9) with linespoints dt 2 title "
+       << plot::gnuplot_quote(title + " baseline") << " noenhanced";
   }
   gp << "\nunset multiplot\n";
-  io::render_gnuplot(gp.str(), plot + ".gp", data);
-}
-
-double geomean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += std::log(x);
-  return v.empty() ? 0 : std::exp(s / static_cast<double>(v.size()));
+  plot::render_gnuplot(gp.str(), plot + ".gp", data);
 }
 
 // The four models on edge and cloud (512 .. 64K; cloud also 256K and 1M), then the summary
@@ -450,7 +444,7 @@ void run(const AttentionArgs& a) {
   if (!a.json.empty() && a.json != "-" && std::filesystem::is_directory(a.json, ec))
     throw InputError({a.json, 0, 0}, "cannot write the JSON file: is a directory (--json)");
   at::parse_objective(a.objective);
-  if (!a.plot.empty() && !io::is_plot_path(a.plot))
+  if (!a.plot.empty() && !plot::is_plot_path(a.plot))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file");
   const bool bar = !a.quiet && isatty(2);
   if (a.table) return run_table(a, bar);

@@ -16,8 +16,6 @@
 
 namespace sparsemap::cli {
 
-void check_output_file(const std::string& path, const std::string& flag);  // cmd_fuse.cpp
-
 namespace {
 
 struct FuseTrainArgs {

@@ -16,7 +16,7 @@
 #include "sparsemap/dse/hwalloc/methods.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/confuciux_csv.h"
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/plot/gnuplot.h"
 #include "sparsemap/search/driver.h"
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/hwalloc/policy.h"
@@ -93,22 +93,22 @@ void write_plot(const std::string& plot, const std::string& title, const hw::Tra
   d.close();
   if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
   std::ostringstream gp;
-  gp << io::gnuplot_header(plot) << "set datafile separator ','\n"
-     << "set title " << io::gnuplot_quote("hwalloc " + title + ": best design so far")
+  gp << plot::gnuplot_header(plot) << "set datafile separator ','\n"
+     << "set title " << plot::gnuplot_quote("hwalloc " + title + ": best design so far")
      << " noenhanced\nset xlabel "
      << (states ? "'cost-model calls (distinct states)'"
                 : "'cost-model calls (lookups, cache hits included)'")
      << "\nset ylabel " << (energy ? "'energy (nJ)'" : "'latency (cycles)'")
      << "\nset logscale y\nset grid\n"
-     << "plot " << io::gnuplot_quote(data)
+     << "plot " << plot::gnuplot_quote(data)
      << " every ::1 using 1:2 with steps lw 2 title 'best so far'\n";
-  io::render_gnuplot(gp.str(), plot + ".gp", data);
+  plot::render_gnuplot(gp.str(), plot + ".gp", data);
 }
 
 // The flags' checks, before any work (the RL methods hand over to sparsemap-ml here when this
 // build has no libtorch).
 void check_args(const HwallocArgs& a) {
-  if (!a.plot.empty() && !io::is_plot_path(a.plot))
+  if (!a.plot.empty() && !plot::is_plot_path(a.plot))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file, got '" + a.plot + "'");
   if (a.budget < 1 || a.budget > search::kMaxBudget)
     throw InputError({"<flag --budget>", 0, 0},

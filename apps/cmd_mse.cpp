@@ -18,7 +18,7 @@
 #include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/plot/gnuplot.h"
 #include "sparsemap/search/mpi.h"
 
 namespace sparsemap::cli {
@@ -235,15 +235,15 @@ void write_curves(const MseArgs& a, const std::vector<Row>& rows, int64_t bmax,
   d.close();
   if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
   std::ostringstream gp;
-  gp << io::gnuplot_header(a.plot) << "set title "
-     << io::gnuplot_quote("Convergence on " + hw.name + " (geomean over layers; " + cap + ")")
+  gp << plot::gnuplot_header(a.plot) << "set title "
+     << plot::gnuplot_quote("Convergence on " + hw.name + " (geomean over layers; " + cap + ")")
      << " noenhanced\nset xlabel 'samples'\nset ylabel 'latency / best found'\n"
      << "set logscale x\nset logscale y\nset grid\nset key right top\nplot ";
   for (size_t i = 0; i < names.size(); ++i)
-    gp << (i ? ", " : "") << io::gnuplot_quote(data) << " index " << i
-       << " using 1:2 with lines lw 2 title " << io::gnuplot_quote(names[i]);
+    gp << (i ? ", " : "") << plot::gnuplot_quote(data) << " index " << i
+       << " using 1:2 with lines lw 2 title " << plot::gnuplot_quote(names[i]);
   gp << "\n";
-  io::render_gnuplot(gp.str(), a.plot + ".gp", data);
+  plot::render_gnuplot(gp.str(), a.plot + ".gp", data);
 }
 
 void run_mse(const MseArgs& a) {

@@ -16,8 +16,8 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
-#include "sparsemap/io/gnuplot.h"
 #include "sparsemap/io/util.h"
+#include "sparsemap/plot/gnuplot.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/train/trainer.h"
@@ -109,14 +109,14 @@ void plot(const std::map<std::string, std::map<std::string, std::map<std::string
   const std::string data = out + ".dat";
   std::ofstream d(data);
   std::ostringstream g;
-  g << io::gnuplot_header(out, 1200, 500) << "set multiplot layout 1," << table.size() << "\n"
+  g << plot::gnuplot_header(out, 1200, 500) << "set multiplot layout 1," << table.size() << "\n"
     << "set key bottom left font ',8'\nset xtics (";
   for (size_t i = 0; i < ratios.size(); ++i)
-    g << (i ? ", " : "") << io::gnuplot_quote(ratios[i]) << " " << i;
+    g << (i ? ", " : "") << plot::gnuplot_quote(ratios[i]) << " " << i;
   g << ")\n";
   int block = 0;
   for (const auto& [model, recipes] : table) {
-    g << "set title " << io::gnuplot_quote(model) << "\nset ylabel '"
+    g << "set title " << plot::gnuplot_quote(model) << "\nset ylabel '"
       << (model == "char-gpt" ? "validation nats/char" : "test accuracy %") << "'\nplot ";
     bool first = true;
     for (const auto& [recipe, cells] : recipes) {
@@ -126,8 +126,8 @@ void plot(const std::map<std::string, std::map<std::string, std::map<std::string
         if (it != cells.end()) d << i << " " << it->second.mean << " " << it->second.spread << "\n";
       }
       d << "\n\n";
-      g << (first ? "" : ", ") << io::gnuplot_quote(data) << " index " << block
-        << " using 1:2:3 with yerrorlines title " << io::gnuplot_quote(recipe);
+      g << (first ? "" : ", ") << plot::gnuplot_quote(data) << " index " << block
+        << " using 1:2:3 with yerrorlines title " << plot::gnuplot_quote(recipe);
       first = false;
       ++block;
     }
@@ -136,7 +136,7 @@ void plot(const std::map<std::string, std::map<std::string, std::map<std::string
   g << "unset multiplot\n";
   d.close();
   if (!d) throw InputError({data, 0, 0}, "cannot write the plot data");
-  io::render_gnuplot(g.str(), out + ".gp", data);
+  plot::render_gnuplot(g.str(), out + ".gp", data);
 }
 
 void run(const StudyArgs& a) {

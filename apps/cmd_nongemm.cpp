@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
-#include "sparsemap/sparse/kernels/bench_util.h"
+#include "sparsemap/measure/spmm_bench.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/nongemm/models.h"
@@ -84,7 +84,7 @@ void run(const NongemmArgs& a) {
   // Check every option before the first (long) run.
   for (const auto& n : names) (void)resolve_options(n, mo);
 
-  if (const std::string w = sparse::busy_machine_warning(); !w.empty()) print_warning(w);
+  if (const std::string w = measure::busy_machine_warning(); !w.empty()) print_warning(w);
   std::vector<Profile> profiles;
   std::vector<HwHorizon> horizons;  // one per profile with --hw
   nlohmann::json reports = nlohmann::json::array();

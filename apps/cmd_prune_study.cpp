@@ -17,9 +17,9 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/measure/spmm_bench.h"
+#include "sparsemap/plot/gnuplot.h"
 #include "sparsemap/sparse/format/matrix_io.h"
-#include "sparsemap/sparse/kernels/bench_util.h"
 #include "sparsemap/sparse/prune/adaptive.h"
 #include "sparsemap/sparse/prune/prune.h"
 
@@ -28,6 +28,7 @@ namespace sparsemap::cli {
 namespace {
 
 using namespace sparsemap::sparse;
+using namespace sparsemap::measure;
 
 struct Options {
   std::string shapes = "dl";
@@ -90,18 +91,18 @@ void render_plot(const std::string& path, const std::vector<double>& sparsities,
     }
     if (!out) throw InputError({data, 0, 0}, "cannot write the plot data");
   }
-  if (!io::is_plot_path(path))
+  if (!plot::is_plot_path(path))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
   std::ostringstream gp;
-  gp << io::gnuplot_header(path)
+  gp << plot::gnuplot_header(path)
      << "set title 'SpMM speedup over OpenBLAS sgemm (geomean over shapes)'\n"
      << "set xlabel 'sparsity'\nset ylabel 'speedup'\nset logscale y\nset key left top\n"
-     << "set grid\nplot 1 title 'dense' dt 2 lc rgb 'gray', " << io::gnuplot_quote(data)
+     << "set grid\nplot 1 title 'dense' dt 2 lc rgb 'gray', " << plot::gnuplot_quote(data)
      << " using 1:2 with linespoints title 'unstructured (CSR)'";
   for (size_t i = 0; i < vs.size(); ++i)
     gp << ", '' using 1:" << i + 3 << " with linespoints title 'column vectors V=" << vs[i] << "'";
   gp << "\n";
-  io::render_gnuplot(gp.str(), path + ".gp", data);
+  plot::render_gnuplot(gp.str(), path + ".gp", data);
 }
 
 // The shapes to study: the --weights matrix (with --n columns of B), or --shapes.

@@ -11,8 +11,8 @@
 #include "commands.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
+#include "sparsemap/measure/spmm_bench.h"
 #include "sparsemap/report/report.h"
-#include "sparsemap/sparse/kernels/bench_util.h"
 
 #ifdef SPARSEMAP_HAVE_TORCH
 #include "sparsemap/ml/nongemm/models.h"
@@ -132,7 +132,7 @@ report::NongemmMeasured measure_nongemm(const ReportArgs& a, const std::string& 
     n.has_hw = false;  // e.g. no GEMM shape recorded: the measured split stands alone
   }
   n.command = cmd;
-  n.warning = sparse::busy_machine_warning();
+  n.warning = measure::busy_machine_warning();
 #else
   (void)a;
   (void)model_name;

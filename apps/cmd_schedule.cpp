@@ -15,9 +15,9 @@
 #include "sparsemap/dse/schedule/heuristics.h"
 #include "sparsemap/dse/schedule/jobs.h"
 #include "sparsemap/error.h"
-#include "sparsemap/io/gnuplot.h"
 #include "sparsemap/io/magma_csv.h"
 #include "sparsemap/io/util.h"
+#include "sparsemap/plot/gnuplot.h"
 #include "sparsemap/search/optimizer.h"
 
 namespace sparsemap::cli {
@@ -156,7 +156,7 @@ void check_plot_side_file(const std::string& path) {
 // PLOT.bw.dat; script: PLOT.gp (rerun with `gnuplot PLOT.gp`).
 void write_plot(const std::string& path, const sc::JobTable& t, const sc::SimResult& r, double bw,
                 const std::string& title) {
-  if (!io::is_plot_path(path))
+  if (!plot::is_plot_path(path))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
   const std::string jobs_path = path + ".jobs.dat", bw_path = path + ".bw.dat";
   std::error_code ec;
@@ -184,22 +184,23 @@ void write_plot(const std::string& path, const sc::JobTable& t, const sc::SimRes
   }
   std::string ytics;
   for (int c = 0; c < t.num_cores; ++c)
-    ytics += (c ? ", " : "") + io::gnuplot_quote(t.core_names[c]) + " " + std::to_string(c);
+    ytics += (c ? ", " : "") + plot::gnuplot_quote(t.core_names[c]) + " " + std::to_string(c);
   std::string g =
-      std::string(kPlotMarker) + ": Gantt chart\n" + io::gnuplot_header(path, 1000, 650);
+      std::string(kPlotMarker) + ": Gantt chart\n" + plot::gnuplot_header(path, 1000, 650);
   g += "set termoption noenhanced\n";  // core names hold underscores
-  g += "set multiplot layout 2,1 title " + io::gnuplot_quote(title) + "\n";
+  g += "set multiplot layout 2,1 title " + plot::gnuplot_quote(title) + "\n";
   g += "set lmargin 22\nset xrange [0:" + std::to_string(r.makespan_cycles) + "]\n";
   g += "set ytics (" + ytics + ")\nset yrange [-0.6:" + std::to_string(t.num_cores - 0.4) + "]\n";
   g += "unset key\nset ylabel 'core'\nset style fill solid 0.8 border lc rgb 'black'\n";
-  g += "plot " + io::gnuplot_quote(jobs_path) +
+  g += "plot " + plot::gnuplot_quote(jobs_path) +
        " using (($2+$3)/2):1:(($3-$2)/2):(0.38):4 with boxxyerror lc variable\n";
   g += "set ytics auto\nset yrange [0:*]\nset xlabel 'time (cycles)'\n";
   g += "set ylabel 'DRAM bandwidth in use'\nset key top right\n";
-  g += "plot " + io::gnuplot_quote(bw_path) + " using 1:2 with fillsteps lc rgb '#4477aa' title " +
-       "'in use', " + std::to_string(bw) + " with lines lw 2 lc rgb '#cc3311' title 'available'\n";
+  g += "plot " + plot::gnuplot_quote(bw_path) +
+       " using 1:2 with fillsteps lc rgb '#4477aa' title " + "'in use', " + std::to_string(bw) +
+       " with lines lw 2 lc rgb '#cc3311' title 'available'\n";
   g += "unset multiplot\n";
-  io::render_gnuplot(g, path + ".gp", jobs_path);
+  plot::render_gnuplot(g, path + ".gp", jobs_path);
 }
 
 void print_and_write(const ScheduleArgs& a, const sc::JobTable& t, const std::string& source,
@@ -313,7 +314,7 @@ void run_schedule_cmd(const ScheduleArgs& a) {
   share(a.local_search, 1, "<flag --local-search>");
   share(a.warm_copies, 1, "<flag --warm-copies>");
   share(a.climb_work_weight, 100, "<flag --climb-work-weight>");
-  if (!a.plot.empty() && !io::is_plot_path(a.plot))
+  if (!a.plot.empty() && !plot::is_plot_path(a.plot))
     throw InputError({"<flag --plot>", 0, 0}, "expected a .png or .svg file name");
   sc::JobTable table;
   std::string source;

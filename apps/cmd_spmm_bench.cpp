@@ -20,7 +20,7 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
-#include "sparsemap/sparse/kernels/bench_util.h"
+#include "sparsemap/measure/spmm_bench.h"
 #include "sparsemap/sparse/prune/prune.h"
 
 namespace sparsemap::cli {
@@ -28,6 +28,7 @@ namespace sparsemap::cli {
 namespace {
 
 using namespace sparsemap::sparse;
+using namespace sparsemap::measure;
 
 struct Options {
   std::string shapes = "dl";

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "sparsemap/io/load_model.h"
+#include "sparsemap/io/util.h"
+#include "sparsemap/numbers.h"  // with_commas, fixed, geomean, median
 #include "sparsemap/workload/model.h"
 #include "sparsemap/workload/zoo.h"
 
@@ -90,12 +93,10 @@ void run_timeloop(const std::vector<std::string>& files, const std::string& json
 // Throws InputError when the file cannot be written.
 void write_json(const nlohmann::json& j, const std::string& dest);
 
-// Writes `text` to `path` (binary, replacing it); InputError naming the path when it cannot.
-void write_text_file(const std::string& path, const std::string& text);
-
-// Creates folder `dir` (and its parents) for output named by `flag`; InputError (one line, exit
-// 2) when it names an existing file or cannot be created.
-void make_output_dir(const std::string& dir, const std::string& flag);
+// check_output_file, write_text_file and make_output_dir: sparsemap/io/util.h.
+using io::check_output_file;
+using io::make_output_dir;
+using io::write_text_file;
 
 // Makes each of `flags` (options of `cmd` whose 0 means "the default" when not given, such as
 // --seq and --image) refuse 0 and negative values when given: exit 2 with CLI11's one-line
@@ -142,26 +143,15 @@ class Table {
 // of its budget b, best fitness so far (kInfeasible shown as 0).
 void print_search_progress(size_t u, size_t n, int64_t s, int64_t b, double best);
 
-// v with `digits` digits after the point ("%.*f").
-std::string fixed(double v, int digits);
-// "a, b,,c" -> {"a", "b", "c"}: a comma-separated list, spaces and empty items dropped.
-std::vector<std::string> split_list(const std::string& s);
+// split_list ("a, b,,c" -> {"a", "b", "c"}): sparsemap/io/util.h.
+using io::split_list;
 
-// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.bin"): as found from
-// the working directory, else from the executable's parent folder (the build tree's source root
-// when the binary is in build/), else from the source tree it was built from (SPARSEMAP_DATA_ROOT;
-// the Python module, whose executable is python3); `relative` itself when none has it, for the
-// error to name.
-std::string shipped_data_file(const std::string& relative);
+// shipped_data_file: sparsemap/io/util.h.
+using io::shipped_data_file;
 
-// 4090000000 -> "4,090,000,000".
-std::string with_commas(int64_t v);
-
-// A zoo model name, or a file: .m (MAESTRO DFSL), .csv (GAMMA), .onnx. Throws InputError.
-workload::Model load_model(const std::string& name_or_path, const workload::ZooOptions& opt);
-// Models that a program running the commands in process (the Python module) holds in memory:
-// load_model(key) returns in_memory_models()[key] before anything else. Empty in the CLI.
-std::map<std::string, workload::Model>& in_memory_models();
+// load_model and in_memory_models: sparsemap/io/load_model.h.
+using io::in_memory_models;
+using io::load_model;
 
 // JSON of one layer: name, kind, op, dims (non-trivial ones), stride, pad, macs, params, ...
 nlohmann::json layer_json(const workload::Layer& l);

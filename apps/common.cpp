@@ -9,11 +9,8 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
-#include "sparsemap/io/dfsl.h"
-#include "sparsemap/io/gamma_csv.h"
-#include "sparsemap/io/onnx_import.h"
+#include "sparsemap/measure/spmm_bench.h"
 #include "sparsemap/search/optimizer.h"
-#include "sparsemap/sparse/kernels/bench_util.h"
 
 namespace sparsemap::cli {
 
@@ -81,36 +78,6 @@ void write_json(const nlohmann::json& j, const std::string& dest) {
   }
   std::ofstream out(dest, std::ios::binary);
   if (!out || !(out << text)) throw InputError({dest, 0, 0}, "cannot write the JSON file");
-}
-
-std::string shipped_data_file(const std::string& relative) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(relative, ec)) return relative;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = exe.parent_path().parent_path() / relative;
-    if (fs::exists(beside, ec)) return beside.string();
-  }
-#ifdef SPARSEMAP_DATA_ROOT  // the source tree this was built from (e.g. for the Python module)
-  const fs::path in_source = fs::path(SPARSEMAP_DATA_ROOT) / relative;
-  if (fs::exists(in_source, ec)) return in_source.string();
-#endif
-  return relative;
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text) || !out.flush())
-    throw InputError({path, 0, 0}, "cannot write the file");
-}
-
-void make_output_dir(const std::string& dir, const std::string& flag) {
-  std::error_code ec;
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-    throw InputError({dir, 0, 0}, flag + " names an existing file; expected a folder");
-  if (!std::filesystem::create_directories(dir, ec) && ec)
-    throw InputError({dir, 0, 0}, "cannot create the " + flag + " folder: " + ec.message());
 }
 
 void refuse_flags(CLI::App* cmd, std::initializer_list<const char*> flags, const std::string& why) {
@@ -199,7 +166,7 @@ void warn_timing_environment(const std::string& command) {
                     " is set; OpenBLAS may pick a kernel up to 2x slower than its best. Measure "
                     "with `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap " +
                     command + " ...`");
-  if (const std::string w = sparse::busy_machine_warning(); !w.empty()) print_warning(w);
+  if (const std::string w = measure::busy_machine_warning(); !w.empty()) print_warning(w);
 }
 
 namespace {
@@ -285,39 +252,7 @@ void print_search_progress(size_t u, size_t n, int64_t s, int64_t b, double best
                static_cast<long long>(b), best >= search::kInfeasible ? 0.0 : best);
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
-std::string with_commas(int64_t v) {
-  std::string s = std::to_string(v < 0 ? -v : v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-  return v < 0 ? "-" + s : s;
-}
-
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Dimensions that matter for a layer kind, in display order.
 std::vector<Dim> relevant_dims(const Layer& l) {
@@ -421,29 +356,6 @@ nlohmann::json layer_json(const Layer& l) {
   }
   if (!l.shape.empty()) j["shape"] = l.shape;
   return j;
-}
-
-std::map<std::string, workload::Model>& in_memory_models() {
-  static std::map<std::string, workload::Model> models;
-  return models;
-}
-
-workload::Model load_model(const std::string& spec, const workload::ZooOptions& opt) {
-  if (const auto it = in_memory_models().find(spec); it != in_memory_models().end())
-    return it->second;
-  if (!workload::zoo_canonical_name(spec).empty()) return workload::zoo_model(spec, opt);
-  if (ends_with(spec, ".m")) {
-    const io::DfslNetwork net = io::read_dfsl(spec);
-    for (const auto& w : net.warnings) std::cerr << "sparsemap: " << w.str() << "\n";
-    workload::Model m;
-    m.name = net.name;
-    for (const auto& l : net.layers) m.layers.push_back(l.layer);
-    return m;
-  }
-  if (ends_with(spec, ".csv")) return io::read_gamma_csv(spec);
-  if (ends_with(spec, ".onnx")) return io::read_onnx(spec);
-  throw InputError({spec, 0, 0},
-                   "expected a model name (see `sparsemap models`) or a .m, .csv or .onnx file");
 }
 
 }  // namespace sparsemap::cli

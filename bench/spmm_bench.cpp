@@ -4,14 +4,16 @@
 //   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE build/spmm_bench --benchmark_filter=cvse
 // Counters: gflops_dense_equiv = 2 M K N / time (what dense would need to match), and
 // gflops_useful = 2 * stored entries * N / time. `sparsemap spmm-bench` prints speedup tables.
+#include "sparsemap/measure/spmm_bench.h"
+
 #include <benchmark/benchmark.h>
 
 #include <string>
 
-#include "sparsemap/sparse/kernels/bench_util.h"
 #include "sparsemap/sparse/prune/prune.h"
 
 using namespace sparsemap::sparse;
+using namespace sparsemap::measure;
 
 namespace {
 

@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "sparsemap/sparse/kernels/bench_util.h"
+#include "sparsemap/measure/spmm_bench.h"
 #include "sparsemap/sparse/kernels/cuda_spmm.h"
 #include "sparsemap/sparse/prune/prune.h"
 
 using namespace sparsemap::sparse;
+using namespace sparsemap::measure;
+using sparsemap::geomean;
 using sparsemap::sparse::cuda::GpuKernel;
 
 namespace {

@@ -25,7 +25,7 @@ if(SPARSEMAP_CUDA_ONLY)
     src/sparse/prune/prune.cpp
     src/sparse/kernels/spmm_check.cpp
     src/sparse/kernels/spmm_ref.cpp
-    src/sparse/kernels/bench_util.cpp)
+    src/measure/spmm_bench.cpp)
   list(TRANSFORM sparsemap_cuda_host_sources PREPEND ${PROJECT_SOURCE_DIR}/)
   add_library(sparsemap_sparse_host STATIC ${sparsemap_cuda_host_sources})
   target_include_directories(sparsemap_sparse_host PUBLIC ${PROJECT_SOURCE_DIR}/include)

@@ -33,7 +33,7 @@ else
   host=(src/sparse/format/dense.cpp src/sparse/format/formats.cpp src/sparse/format/formats_nm.cpp
     src/sparse/format/format_spec.cpp src/sparse/format/matrix_io.cpp src/sparse/prune/prune.cpp
     src/sparse/kernels/spmm_check.cpp src/sparse/kernels/spmm_ref.cpp
-    src/sparse/kernels/bench_util.cpp src/sparse/kernels/cuda/spmm_cuda.cu)
+    src/measure/spmm_bench.cpp src/sparse/kernels/cuda/spmm_cuda.cu)
   flags=(-std=c++17 -O3 -Iinclude -gencode arch=compute_80,code=sm_80
     -gencode arch=compute_90,code=sm_90 -lcublas -lcusparse)
   { cd "$root" &&

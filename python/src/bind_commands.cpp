@@ -1,5 +1,6 @@
-// The CLI's search commands as Python functions returning the CLI's JSON as dicts: map_model,
-// codesign, attention, fuse, schedule, hwalloc.
+// The CLI's search commands as Python functions returning the CLI's JSON as dicts: attention,
+// schedule, hwalloc (and map_model / codesign on Timeloop architectures; those two and fuse are
+// otherwise bind_map.cpp, bind_codesign.cpp and bind_fuse.cpp, which call the library).
 //
 // Each function runs the command's own code in this process (the apps/cmd_*.cpp that the
 // `sparsemap` binary runs, compiled into the module; no subprocess): its keyword arguments
@@ -22,6 +23,7 @@
 
 #include "bindings.h"
 #include "commands.h"
+#include "keywords.h"
 #include "sparsemap/arch/arch.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
@@ -48,17 +50,6 @@ struct TempPath {
   TempPath(const TempPath&) = delete;
   TempPath& operator=(const TempPath&) = delete;
 };
-
-// A flag's value as the CLI reads it.
-std::string flag_value(py::handle v) {
-  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
-    std::string s;
-    for (py::handle x : v) s += (s.empty() ? "" : ",") + flag_value(x);
-    return s;
-  }
-  if (py::isinstance<py::float_>(v)) return py::str(py::repr(v));  // shortest exact text
-  return py::str(v);
-}
 
 // What one command call passes: its arguments, the temporary files they name, and the Model
 // objects it hands over in memory (cli::in_memory_models, under the key that --model names).
@@ -182,6 +173,26 @@ py::object run_command(const std::string& command, Register reg, Call call,
 
 }  // namespace
 
+py::object map_model_command(py::object model, py::object arch, py::object algo, py::object budget,
+                             py::object seed, py::object threads, py::kwargs kw) {
+  Call call;
+  call.args = {"--hw", arch_argument(arch, call)};
+  kw["algo"] = algo;
+  kw["budget"] = budget;
+  kw["seed"] = seed;
+  kw["threads"] = threads;
+  return run_command("map", cli::register_map, model_call(model, std::move(call)), kw);
+}
+
+py::object codesign_command(py::object model, py::object platform, py::object budget,
+                            py::object seed, py::object threads, py::kwargs kw) {
+  kw["platform"] = platform;
+  kw["budget"] = budget;
+  kw["seed"] = seed;
+  kw["threads"] = threads;
+  return run_command("codesign", cli::register_codesign, model_call(model), kw);
+}
+
 void bind_commands(py::module_& m) {
   const std::string how =
       " `model` is what --model takes (a zoo name or a file) or a Model object; an accelerator "
@@ -189,40 +200,8 @@ void bind_commands(py::module_& m) {
       "flags (foo_bar=x for --foo-bar x, True for a flag); defaults are the CLI's. Returns the "
       "dict the CLI writes with --json. Bad arguments raise ValueError (FileNotFoundError for a "
       "missing file) with the CLI's line.";
-  m.def(
-      "map_model",
-      [](py::object model, py::object arch, py::object algo, py::object budget, py::object seed,
-         py::object threads, py::kwargs kw) {
-        Call call;
-        call.args = {"--hw", arch_argument(arch, call)};
-        kw["algo"] = algo;
-        kw["budget"] = budget;
-        kw["seed"] = seed;
-        kw["threads"] = threads;
-        return run_command("map", cli::register_map, model_call(model, std::move(call)), kw);
-      },
-      "model"_a, "arch"_a, "algo"_a = py::none(), "budget"_a = py::none(), "seed"_a = py::none(),
-      "threads"_a = py::none(),
-      ("`sparsemap map --model MODEL --hw ARCH`: the best mapping of every layer (GAMMA or a "
-       "baseline optimiser)." +
-       how)
-          .c_str());
-  m.def(
-      "codesign",
-      [](py::object model, py::object platform, py::object budget, py::object seed,
-         py::object threads, py::kwargs kw) {
-        kw["platform"] = platform;
-        kw["budget"] = budget;
-        kw["seed"] = seed;
-        kw["threads"] = threads;
-        return run_command("codesign", cli::register_codesign, model_call(model), kw);
-      },
-      "model"_a = py::none(), "platform"_a = py::none(), "budget"_a = py::none(),
-      "seed"_a = py::none(), "threads"_a = py::none(),
-      ("`sparsemap codesign`: DiGamma's accelerator and mapping co-design under an area "
-       "budget, beside baselines (table=True: the speedup table)." +
-       how)
-          .c_str());
+  bind_map(m, how);
+  bind_codesign(m, how);
   m.def(
       "attention",
       [](py::object model, py::kwargs kw) {
@@ -234,17 +213,7 @@ void bind_commands(py::module_& m) {
       ("`sparsemap attention`: FLAT's fused attention dataflow vs the unfused baseline per "
        "sequence length (seq='512,4K'); model: FLAT's names (bert, trxl, t5, xlm) or a zoo "
        "transformer name. Other keyword arguments are the command's flags; see map_model."));
-  m.def(
-      "fuse",
-      [](py::object model, py::kwargs kw) {
-        return run_command("fuse", cli::register_fuse, model_call(model), kw);
-      },
-      "model"_a,
-      ("`sparsemap fuse`: inter-layer fusion (DNNFuser's space); a list of methods returns a "
-       "list of dicts. method='learned' runs the shipped mapper (data/dnnfuser/fuser.bin) "
-       "without libtorch; only training it (fuse-train) needs libtorch and the CLI." +
-       how)
-          .c_str());
+  bind_fuse(m, how);
   m.def(
       "schedule",
       [](py::kwargs kw) { return run_command("schedule", cli::register_schedule, {}, kw); },

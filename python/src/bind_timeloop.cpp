@@ -3,6 +3,7 @@
 // is `sparsemap timeloop --json`). Bindings over io/timeloop.h and cost/loopnest.h only.
 #include <pybind11/stl.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "bindings.h"
@@ -231,6 +232,18 @@ void bind_timeloop(py::module_& m) {
       "any order, or one parsed-processed-input.yaml) as `sparsemap timeloop` does; returns a "
       "TimeloopInputs. Bad input raises ValueError (FileNotFoundError for a missing file) with "
       "the CLI's file:line:column message.");
+}
+
+bool is_timeloop_arch_file(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  std::error_code ec;
+  if ((ext != ".yaml" && ext != ".yml") || !std::filesystem::is_regular_file(path, ec))
+    return false;
+  try {
+    return io::read_timeloop_files({path}).arch.has_value();
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 }  // namespace sparsemap::python

@@ -6,9 +6,7 @@
 
 #include "core_internal.h"
 #include "sparsemap/error.h"
-#include "sparsemap/io/dfsl.h"
-#include "sparsemap/io/gamma_csv.h"
-#include "sparsemap/io/onnx_import.h"
+#include "sparsemap/io/load_model.h"
 #include "sparsemap/workload/zoo.h"
 
 namespace sparsemap::python {
@@ -235,10 +233,6 @@ void warn_all(const std::vector<InputWarning>& warnings) {
     if (PyErr_WarnEx(PyExc_UserWarning, w.str().c_str(), 1) != 0) throw py::error_already_set();
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 workload::ZooOptions zoo_options(int64_t batch, int64_t seq_len, int64_t image_size) {
   // The CLI refuses 0 and negative --seq/--image when given (require_positive); here 0 means
   // "the model's default", as in ZooOptions.
@@ -253,22 +247,13 @@ workload::ZooOptions zoo_options(int64_t batch, int64_t seq_len, int64_t image_s
   return o;
 }
 
-// The CLI's load_model (apps/common.cpp): a zoo name, or a .m, .csv or .onnx file.
+// io::load_model (the CLI's): a zoo name, or a .m, .csv or .onnx file; a .m file's warnings
+// become Python UserWarnings.
 Model load_model(const std::string& spec, int64_t batch, int64_t seq_len, int64_t image_size) {
-  const workload::ZooOptions opt = zoo_options(batch, seq_len, image_size);
-  if (!workload::zoo_canonical_name(spec).empty()) return workload::zoo_model(spec, opt);
-  if (ends_with(spec, ".m")) {
-    const io::DfslNetwork net = io::read_dfsl(spec);
-    warn_all(net.warnings);
-    Model m;
-    m.name = net.name;
-    for (const auto& l : net.layers) m.layers.push_back(l.layer);
-    return m;
-  }
-  if (ends_with(spec, ".csv")) return io::read_gamma_csv(spec);
-  if (ends_with(spec, ".onnx")) return io::read_onnx(spec);
-  throw InputError({spec, 0, 0},
-                   "expected a model name (see `sparsemap models`) or a .m, .csv or .onnx file");
+  std::vector<InputWarning> warnings;
+  Model m = io::load_model(spec, zoo_options(batch, seq_len, image_size), &warnings);
+  warn_all(warnings);
+  return m;
 }
 
 void bind_model(py::module_& m) {

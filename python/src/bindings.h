@@ -5,6 +5,13 @@
 
 #include <pybind11/pybind11.h>
 
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "sparsemap/search/observer.h"
+#include "sparsemap/workload/model.h"
+
 namespace sparsemap::python {
 
 // Workloads, accelerators, mappings, dataflow templates, evaluate and its batch form.
@@ -16,6 +23,73 @@ void bind_sparse(pybind11::module_& m);
 // The CLI's search commands as functions returning dicts: map_model, codesign, attention,
 // fuse, schedule, hwalloc.
 void bind_commands(pybind11::module_& m);
+// map_model: dse::mapper::run called directly (bind_map.cpp); `how` is the keyword text the
+// command functions share.
+void bind_map(pybind11::module_& m, const std::string& how);
+// fuse: dse::fusion::run called directly (bind_fuse.cpp).
+void bind_fuse(pybind11::module_& m, const std::string& how);
+// codesign: dse::codesign::run called directly (bind_codesign.cpp).
+void bind_codesign(pybind11::module_& m, const std::string& how);
+// codesign through the command's own code (bind_commands.cpp): for Timeloop templates.
+pybind11::object codesign_command(pybind11::object model, pybind11::object platform,
+                                  pybind11::object budget, pybind11::object seed,
+                                  pybind11::object threads, pybind11::kwargs kw);
+// True when `path` is a YAML file holding a Timeloop architecture, as `map --hw` decides
+// (bind_timeloop.cpp).
+bool is_timeloop_arch_file(const std::string& path);
+// map_model through the `map` command's own code (bind_commands.cpp): for Timeloop
+// architecture files, which dse::mapper::run does not take.
+pybind11::object map_model_command(pybind11::object model, pybind11::object arch,
+                                   pybind11::object algo, pybind11::object budget,
+                                   pybind11::object seed, pybind11::object threads,
+                                   pybind11::kwargs kw);
+
+// The observer of a system run from Python with the GIL released (each call takes the GIL):
+// progress goes to the `progress` callable (unless None) as a dict, warnings become
+// UserWarnings, and Ctrl-C (a pending signal) cancels the run; after search::Cancelled the
+// KeyboardInterrupt is the pending Python error (raise it with py::error_already_set).
+class PyObserver : public search::Observer {
+ public:
+  explicit PyObserver(pybind11::object progress);
+  ~PyObserver() override;
+  void on_progress(const search::Progress& p) override;
+  void on_warning(const std::string& text) override;
+  bool cancelled() override;
+
+ private:
+  pybind11::object progress_;
+};
+
+// `path` as os.fspath gives it (a str or a PathLike).
+std::string fspath(pybind11::handle path);
+// A model argument as --model takes it: a Model object into `object`, a zoo name or a file
+// (str / PathLike) into `name`; None changes nothing; anything else raises TypeError.
+void read_model_argument(pybind11::handle model, std::string& name,
+                         std::optional<workload::Model>& object);
+// kw["progress"] when given, else None.
+pybind11::object progress_argument(const pybind11::kwargs& kw);
+// `j` as Python objects (json.loads of its text: the dict equals the CLI's JSON parsed).
+pybind11::object json_object(const nlohmann::json& j);
+
+// Runs `run(observer)` with the GIL released, a PyObserver reporting to `progress`, and returns
+// its result; raises the pending KeyboardInterrupt when the observer cancelled the run.
+template <class Run>
+auto run_released(pybind11::object progress, Run&& run) {
+  PyObserver observer(std::move(progress));
+  std::optional<decltype(run(observer))> result;
+  bool cancelled = false;
+  {
+    pybind11::gil_scoped_release nogil;
+    try {
+      result.emplace(run(observer));
+    } catch (const search::Cancelled&) {
+      cancelled = true;
+    }
+  }
+  if (cancelled) throw pybind11::error_already_set();
+  return std::move(*result);
+}
+
 // Timeloop v0.4 / Accelergy inputs: load_timeloop, TimeloopInputs.evaluate, TimeloopResult.
 void bind_timeloop(pybind11::module_& m);
 

@@ -179,3 +179,35 @@ def test_unknown_option_and_libtorch_methods():
         sm.hwalloc(model, method="confuciux", budget=10)
     # The learned fusion mapper needs no libtorch: it runs from the shipped plain weights.
     assert sm.fuse("resnet18", method="learned")["method"] == "learned"
+
+
+def test_map_model_and_codesign_report_progress():
+    """progress= receives a dict after each batch of evaluations (map_model and codesign call
+    the library's run directly)."""
+    seen = []
+    got = sm.map_model("ncf", "gamma-edge", budget=40, seed=1, progress=seen.append)
+    assert seen and set(seen[0]) == {"item", "items", "done", "total", "best", "label"}
+    assert seen[-1]["done"] == seen[-1]["total"] == 40
+    assert deterministic(got) == deterministic(sm.map_model("ncf", "gamma-edge", budget=40, seed=1))
+    steps = []
+    sm.codesign("ncf", platform="edge", budget=20, seed=1, baselines="none",
+                progress=steps.append)
+    assert steps and steps[0]["label"] == "ncf digamma"
+
+
+def test_map_model_runs_from_several_threads():
+    """Two threads map at once (no lock around the library call) and get what one alone gets."""
+    import threading
+    alone = {m: deterministic(sm.map_model(m, "gamma-edge", budget=30, seed=2))
+             for m in ("ncf", "resnet18")}
+    got = {}
+
+    def work(m):
+        got[m] = deterministic(sm.map_model(m, "gamma-edge", budget=30, seed=2))
+
+    threads = [threading.Thread(target=work, args=(m,)) for m in alone]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == alone

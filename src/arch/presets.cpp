@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sparsemap/arch/maestro_limits.h"
 #include "sparsemap/error.h"
 
 namespace sparsemap::arch {
@@ -73,7 +74,8 @@ std::vector<Arch> build_presets() {
   v.push_back(make("gamma-edge",
                    "GAMMA (Kao and Krishna, ICCAD 2020) defaults: 168 PEs, L1 512 B, "
                    "L2 108,000 B, NoC and off-chip bandwidth 81,920,000 (unconstrained)",
-                   168, {}, 512, 108000, 81920000, 81920000, 1, 1000, maestro_energy()));
+                   168, {}, 512, 108000, kMaestroUnboundedWordsPerCycle,
+                   kMaestroUnboundedWordsPerCycle, 1, 1000, maestro_energy()));
   const double mhz = 940;  // FLAT's clock, from FuseMax's global_cycle_seconds (TPUv3)
   v.push_back(make("flat-edge",
                    "FLAT (Kao et al., ASPLOS 2023) edge platform as re-modelled by FuseMax "

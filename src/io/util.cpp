@@ -1,5 +1,7 @@
-// Small helpers shared by the readers.
+// Small helpers shared by the readers and the writers of output files.
 #include "sparsemap/io/util.h"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -58,6 +60,48 @@ nlohmann::json read_json(const std::string& path, const std::string& what) {
       throw InputError({path, 0, 0}, "empty file; expected " + what);
     throw InputError({path, line, column}, "invalid JSON; expected " + what);
   }
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+void check_output_file(const std::string& path, const std::string& flag) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({"<flag " + flag + ">", 0, 0}, "'" + path + "' is a directory");
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir =
+      p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw InputError({"<flag " + flag + ">", 0, 0},
+                     "cannot write '" + path + "': its folder does not exist or is not writable");
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !(out << text) || !out.flush())
+    throw InputError({path, 0, 0}, "cannot write the file");
+}
+
+void make_output_dir(const std::string& dir, const std::string& flag) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw InputError({dir, 0, 0}, flag + " names an existing file; expected a folder");
+  if (!std::filesystem::create_directories(dir, ec) && ec)
+    throw InputError({dir, 0, 0}, "cannot create the " + flag + " folder: " + ec.message());
 }
 
 }  // namespace sparsemap::io

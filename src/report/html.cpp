@@ -4,27 +4,24 @@
 #include <cstdio>
 #include <sstream>
 
-#include "sparsemap/io/svg.h"
+#include "sparsemap/numbers.h"
+#include "sparsemap/plot/svg.h"
 #include "sparsemap/report/report.h"
 
 namespace sparsemap::report {
 
 namespace {
 
-namespace svg = io::svg;
+namespace svg = plot::svg;
 using svg::escape;
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, std::isfinite(v) ? v : 0.0);
-  return buf;
-}
+// `fixed` that prints a NaN or an infinity (a ratio over nothing) as 0.
+std::string fixed_finite(double v, int digits) { return fixed(std::isfinite(v) ? v : 0.0, digits); }
 
-// commas: 4090000000 -> "4,090,000,000" (tables); short_num -> "4.09G" (tiles, chart labels).
-using svg::commas;
+// with_commas: 4090000000 -> "4,090,000,000" (tables); short_num -> "4.09G" (tiles, labels).
 std::string short_num(int64_t v) { return svg::label(static_cast<double>(v)); }
 
-std::string pct(double v) { return fixed(v, 1) + "%"; }
+std::string pct(double v) { return fixed_finite(v, 1) + "%"; }
 
 // Milliseconds of `cycles` at `clock_mhz`.
 double cycles_ms(int64_t cycles, double clock_mhz) {
@@ -32,9 +29,9 @@ double cycles_ms(int64_t cycles, double clock_mhz) {
 }
 
 std::string bytes_text(int64_t b) {
-  if (b >= (int64_t{1} << 20) && b % (int64_t{1} << 20) == 0) return commas(b >> 20) + " MiB";
-  if (b >= 1024 && b % 1024 == 0) return commas(b >> 10) + " KiB";
-  return commas(b) + " B";
+  if (b >= (int64_t{1} << 20) && b % (int64_t{1} << 20) == 0) return with_commas(b >> 20) + " MiB";
+  if (b >= 1024 && b % 1024 == 0) return with_commas(b >> 10) + " KiB";
+  return with_commas(b) + " B";
 }
 
 const char* kCss = R"(
@@ -113,14 +110,15 @@ std::string summary_section(const Report& r) {
             std::to_string(r.model_layers) + " layers, " + svg::label(1e-9 * r.model_macs) +
                 " GMACs, " + svg::label(1e-6 * r.model_params) + " M params");
   s += tile("Accelerator", r.hw.name,
-            commas(r.hw.num_pes) + " PEs, L1 " + bytes_text(r.hw.l1_bytes) + "/PE, L2 " +
+            with_commas(r.hw.num_pes) + " PEs, L1 " + bytes_text(r.hw.l1_bytes) + "/PE, L2 " +
                 bytes_text(r.hw.l2_bytes) + ", " + svg::label(r.hw.clock_mhz) + " MHz, " +
-                fixed(c.hw_area_mm2, 3) + " mm\u00b2");
+                fixed_finite(c.hw_area_mm2, 3) + " mm\u00b2");
   s += tile("Mapped runtime", short_num(m.runtime_cycles) + " cycles",
-            fixed(cycles_ms(m.runtime_cycles, r.hw.clock_mhz), 3) + " ms at clock; " +
+            fixed_finite(cycles_ms(m.runtime_cycles, r.hw.clock_mhz), 3) + " ms at clock; " +
                 std::to_string(m.layers_ok) + "/" + std::to_string(m.layers.size()) +
                 " GEMM layers mapped");
-  s += tile("Energy", fixed(m.energy_nj / 1e6, 3) + " mJ", "sum over mapped layers (cost model)");
+  s += tile("Energy", fixed_finite(m.energy_nj / 1e6, 3) + " mJ",
+            "sum over mapped layers (cost model)");
   s += tile("PE utilisation", pct(m.utilisation_geomean_pct),
             "geomean over layers of MACs / (PEs \u00d7 cycles)");
   if (c.feasible) {
@@ -128,9 +126,10 @@ std::string summary_section(const Report& r) {
         c.best.runtime_cycles > 0 && c.hw_runtime_cycles > 0
             ? static_cast<double>(c.hw_runtime_cycles) / static_cast<double>(c.best.runtime_cycles)
             : 0;
-    s += tile("Co-design best", short_num(c.best.runtime_cycles) + " cycles",
-              commas(c.best.pes) + " PEs, " + fixed(c.best.area_mm2, 3) + " mm\u00b2 (" +
-                  c.platform + "); " + fixed(sp, 2) + "\u00d7 vs " + r.hw.name);
+    s +=
+        tile("Co-design best", short_num(c.best.runtime_cycles) + " cycles",
+             with_commas(c.best.pes) + " PEs, " + fixed_finite(c.best.area_mm2, 3) + " mm\u00b2 (" +
+                 c.platform + "); " + fixed_finite(sp, 2) + "\u00d7 vs " + r.hw.name);
   } else {
     s += tile("Co-design best", "none feasible", "no design met the " + c.platform + " budget");
   }
@@ -153,8 +152,8 @@ std::string summary_section(const Report& r) {
   std::string best_at;
   for (const auto& [f, by] : r.spmm.geomean)
     for (const auto& [t, v] : by)
-      if (v > best) best = v, best_at = f + " at " + fixed(100 * t, 0) + "% sparsity";
-  s += tile("SpMM best speedup", r.spmm.rows.empty() ? "-" : fixed(best, 2) + "\u00d7",
+      if (v > best) best = v, best_at = f + " at " + fixed_finite(100 * t, 0) + "% sparsity";
+  s += tile("SpMM best speedup", r.spmm.rows.empty() ? "-" : fixed_finite(best, 2) + "\u00d7",
             r.spmm.rows.empty()
                 ? "no weight GEMMs measured"
                 : "geomean over " + std::to_string(r.spmm.shapes_measured) + " shapes, " + best_at +
@@ -169,7 +168,7 @@ std::string mappings_section(const Report& r) {
   s += "<p class=\"explain\">GAMMA (a genetic algorithm over MAESTRO-style data-centric mappings) "
        "searched each distinct GEMM-class layer shape of <b>" +
        escape(r.model) + "</b> on <b>" + escape(r.hw.name) + "</b> with " +
-       commas(r.options.map_budget) +
+       with_commas(r.options.map_budget) +
        " cost-model samples per shape (repeated shapes reuse the result; " +
        std::to_string(m.distinct) + " distinct of " + std::to_string(m.layers.size()) +
        " layers; " + std::to_string(m.skipped) +
@@ -177,7 +176,7 @@ std::string mappings_section(const Report& r) {
        "(end to end, with NoC, off-chip traffic and pipeline fill); line: PE utilisation in % "
        "= MACs / (PEs &times; cycles). Energy in &micro;J from the cost model's per-access "
        "energies. Search time " +
-       fixed(m.wall_s, 2) + " s.</p>";
+       fixed_finite(m.wall_s, 2) + " s.</p>";
   s += cmd_line("sparsemap map " + base_flags(r) + " --budget " +
                 std::to_string(r.options.map_budget) + " --seed " + std::to_string(r.options.seed) +
                 " --threads " + std::to_string(r.options.threads));
@@ -206,14 +205,16 @@ std::string mappings_section(const Report& r) {
     const LayerRow& l = m.layers[i];
     const bool ok = l.status == "ok";
     s += "<tr>" + td(std::to_string(i)) + td(l.name, true) + td(l.kind, true) + td(l.dims, true) +
-         td(commas(l.macs)) + td(ok ? commas(l.runtime_cycles) : l.status) +
-         td(ok ? fixed(l.energy_nj / 1e3, 2) : "-") + td(ok ? fixed(l.utilisation_pct, 1) : "-") +
-         td(ok ? commas(l.pes_used) : "-") + td(l.reused ? "reused" : commas(l.samples)) +
+         td(with_commas(l.macs)) + td(ok ? with_commas(l.runtime_cycles) : l.status) +
+         td(ok ? fixed_finite(l.energy_nj / 1e3, 2) : "-") +
+         td(ok ? fixed_finite(l.utilisation_pct, 1) : "-") +
+         td(ok ? with_commas(l.pes_used) : "-") + td(l.reused ? "reused" : with_commas(l.samples)) +
          "<td class=\"map\">" + escape(ok ? l.mapping : l.reason) + "</td></tr>\n";
   }
-  s += "<tr><td></td>" + td("total", true) + "<td></td><td></td>" + td(commas(m.macs)) +
-       td(commas(m.runtime_cycles)) + td(fixed(m.energy_nj / 1e3, 2)) +
-       td(fixed(m.utilisation_geomean_pct, 1) + " (geomean)") + "<td></td><td></td><td></td></tr>";
+  s += "<tr><td></td>" + td("total", true) + "<td></td><td></td>" + td(with_commas(m.macs)) +
+       td(with_commas(m.runtime_cycles)) + td(fixed_finite(m.energy_nj / 1e3, 2)) +
+       td(fixed_finite(m.utilisation_geomean_pct, 1) + " (geomean)") +
+       "<td></td><td></td><td></td></tr>";
   s += "</table></details></section>\n";
   return s;
 }
@@ -223,20 +224,20 @@ std::string codesign_section(const Report& r) {
   std::string s = section_open("section-codesign", "2. Co-design Pareto front");
   s += "<p class=\"explain\">DiGamma (dse/codesign) searched the accelerator's resources (PEs in "
        "steps of " +
-       std::to_string(c.pe_step) + " up to " + commas(c.pe_limit) +
+       std::to_string(c.pe_step) + " up to " + with_commas(c.pe_limit) +
        ", L1 per PE and L2 sized to what the mappings need) jointly with a GAMMA mapping per "
        "layer, under the <b>" +
-       escape(c.platform) + "</b> platform's area budget of " + fixed(c.area_budget_mm2, 2) +
+       escape(c.platform) + "</b> platform's area budget of " + fixed_finite(c.area_budget_mm2, 2) +
        " mm&sup2;, keeping the template's bandwidths, energies and clock from <b>" +
        escape(r.hw.name) + "</b>. Each grey point is one feasible design the search evaluated (" +
-       commas(c.samples) + " whole-model samples, " + commas(c.infeasible) +
+       with_commas(c.samples) + " whole-model samples, " + with_commas(c.infeasible) +
        " infeasible): x is its area in mm&sup2; (PEs plus SRAM, from the area model), y the "
        "model's runtime in cycles summed over its layers (log scale). The orange line is the "
        "Pareto front of the evaluated designs (none both smaller and faster); it is the search's "
        "own front, not an exhaustive sweep. The blue point is the --hw accelerator with the "
        "mapper's mappings of section 1. No design can beat the compute bound of " +
-       commas(c.compute_bound_cycles) + " cycles (dashed). Search time " + fixed(c.wall_s, 2) +
-       " s.</p>";
+       with_commas(c.compute_bound_cycles) + " cycles (dashed). Search time " +
+       fixed_finite(c.wall_s, 2) + " s.</p>";
   // Say so when the --hw accelerator beats the front at its own area: it lies outside the
   // searched space (more PEs than the platform allows, or buffers below the search's sizing).
   bool hw_below = false;
@@ -247,8 +248,9 @@ std::string codesign_section(const Report& r) {
     s += "<p class=\"note\">" + escape(r.hw.name) +
          " lies below the front: it is not in the "
          "searched space (" +
-         commas(r.hw.num_pes) + " PEs against the platform's limit of " + commas(c.pe_limit) +
-         "; L1 " + bytes_text(r.hw.l1_bytes) + " per PE and L2 " + bytes_text(r.hw.l2_bytes) +
+         with_commas(r.hw.num_pes) + " PEs against the platform's limit of " +
+         with_commas(c.pe_limit) + "; L1 " + bytes_text(r.hw.l1_bytes) + " per PE and L2 " +
+         bytes_text(r.hw.l2_bytes) +
          ", where the search sizes buffers to what its mappings "
          "need), so the front is the best the search found within the platform, not a bound on "
          "every accelerator.</p>";
@@ -261,7 +263,7 @@ std::string codesign_section(const Report& r) {
   ch.y.label = "runtime (cycles, log scale)";
   ch.y.log = true;
   svg::Series all;
-  all.label = "evaluated designs (" + commas(static_cast<int64_t>(c.designs.size())) + ")";
+  all.label = "evaluated designs (" + with_commas(static_cast<int64_t>(c.designs.size())) + ")";
   all.colour = "#b9c0c8";
   all.radius = 2.6;
   all.outline = false;
@@ -279,13 +281,13 @@ std::string codesign_section(const Report& r) {
   for (const DesignPoint& d : c.front) {
     front.x.push_back(d.area_mm2);
     front.y.push_back(static_cast<double>(d.runtime_cycles));
-    front.tips.push_back(commas(d.pes) + " PEs, L1 " + commas(d.l1_bytes) + " B, L2 " +
-                         commas(d.l2_bytes) + " B: " + fixed(d.area_mm2, 4) + " mm2, " +
-                         commas(d.runtime_cycles) + " cycles");
+    front.tips.push_back(with_commas(d.pes) + " PEs, L1 " + with_commas(d.l1_bytes) + " B, L2 " +
+                         with_commas(d.l2_bytes) + " B: " + fixed_finite(d.area_mm2, 4) + " mm2, " +
+                         with_commas(d.runtime_cycles) + " cycles");
   }
   svg::Series best;
-  best.label =
-      "best design: " + commas(c.best.pes) + " PEs, " + fixed(c.best.area_mm2, 3) + " mm\u00b2";
+  best.label = "best design: " + with_commas(c.best.pes) + " PEs, " +
+               fixed_finite(c.best.area_mm2, 3) + " mm\u00b2";
   best.colour = "#D55E00";
   best.radius = 7;
   if (c.feasible) {
@@ -304,7 +306,7 @@ std::string codesign_section(const Report& r) {
   if (c.feasible) ch.series.push_back(best);
   if (c.hw_runtime_cycles > 0) ch.series.push_back(hw);
   ch.x_marks.push_back(
-      {c.area_budget_mm2, "area budget " + fixed(c.area_budget_mm2, 2) + " mm\u00b2"});
+      {c.area_budget_mm2, "area budget " + fixed_finite(c.area_budget_mm2, 2) + " mm\u00b2"});
   if (c.compute_bound_cycles > 0)
     ch.y_marks.push_back({static_cast<double>(c.compute_bound_cycles), "compute bound"});
   ch.legend = svg::ScatterChart::Corner::BottomLeft;  // a front leaves small-and-fast empty
@@ -318,12 +320,13 @@ std::string codesign_section(const Report& r) {
     // Evenly spaced rows when the front is longer than the table.
     const DesignPoint& d =
         c.front[shown < c.front.size() ? i * (c.front.size() - 1) / (shown - 1) : i];
-    s += "<tr>" + td(commas(d.pes)) + td(bytes_text(d.l1_bytes)) + td(bytes_text(d.l2_bytes)) +
-         td(fixed(d.area_mm2, 4)) + td(commas(d.runtime_cycles)) +
-         td(fixed(cycles_ms(d.runtime_cycles, r.hw.clock_mhz), 3)) +
-         td(fixed(d.energy_nj / 1e3, 1)) +
+    s += "<tr>" + td(with_commas(d.pes)) + td(bytes_text(d.l1_bytes)) + td(bytes_text(d.l2_bytes)) +
+         td(fixed_finite(d.area_mm2, 4)) + td(with_commas(d.runtime_cycles)) +
+         td(fixed_finite(cycles_ms(d.runtime_cycles, r.hw.clock_mhz), 3)) +
+         td(fixed_finite(d.energy_nj / 1e3, 1)) +
          td(c.hw_runtime_cycles > 0 && d.runtime_cycles > 0
-                ? fixed(static_cast<double>(c.hw_runtime_cycles) / d.runtime_cycles, 2) + "\u00d7"
+                ? fixed_finite(static_cast<double>(c.hw_runtime_cycles) / d.runtime_cycles, 2) +
+                      "\u00d7"
                 : "-") +
          "</tr>";
   }
@@ -397,11 +400,12 @@ std::string nongemm_section(const Report& r) {
              n.has_hw ? "(%)" : ""},
             1);
     auto line = [&](const std::string& name, double ms, double hw_ms) {
-      s += "<tr>" + td(name, true) + td(fixed(ms, 3)) +
-           td(fixed(n.total_ms > 0 ? 100 * ms / n.total_ms : 0, 1)) +
-           td(n.has_hw ? fixed(hw_ms, 3) : "") +
-           td(n.has_hw ? fixed(n.hw_total_ms > 0 ? 100 * hw_ms / n.hw_total_ms : 0, 1) : "") +
-           "</tr>";
+      s +=
+          "<tr>" + td(name, true) + td(fixed_finite(ms, 3)) +
+          td(fixed_finite(n.total_ms > 0 ? 100 * ms / n.total_ms : 0, 1)) +
+          td(n.has_hw ? fixed_finite(hw_ms, 3) : "") +
+          td(n.has_hw ? fixed_finite(n.hw_total_ms > 0 ? 100 * hw_ms / n.hw_total_ms : 0, 1) : "") +
+          "</tr>";
     };
     line("GEMM", n.gemm_ms, n.hw_gemm_ms);
     for (const auto& g : groups) {
@@ -458,9 +462,9 @@ std::string spmm_section(const Report& r) {
        "(csr: magnitude; cvse:V: column vectors of V rows by L2 norm; nm: N:M) to each target "
        "sparsity, stored in the format and multiplied by the library's SpMM kernel with a "
        "random N(0, 1) activation of K &times; n, n = min(the layer's columns, " +
-       commas(r.options.spmm_max_cols) +
+       with_commas(r.options.spmm_max_cols) +
        "). Time per product in ms is the fastest of at least 3 repeats over at least " +
-       fixed(r.options.spmm_min_ms, 0) +
+       fixed_finite(r.options.spmm_min_ms, 0) +
        " ms (the minimum: robust when other processes share the machine); speedup = OpenBLAS sgemm "
        "time on the dense weight / SpMM time (same process, " +
        std::to_string(p.threads) + " thread" + (p.threads == 1 ? "" : "s") + ", ISA " +
@@ -472,7 +476,7 @@ std::string spmm_section(const Report& r) {
             ? " (" + std::to_string(p.shapes_skipped) +
                   " layers without a weight matrix skipped: " + escape(p.skipped_kinds) + ")"
             : std::string()) +
-       ". Measurement time " + fixed(p.wall_s, 2) + " s.</p>";
+       ". Measurement time " + fixed_finite(p.wall_s, 2) + " s.</p>";
   if (!p.warning.empty())
     s += "<p class=\"note\"><b>Noisy timings:</b> " + escape(p.warning) + "</p>";
   if (!shapes_arg.empty())
@@ -495,7 +499,7 @@ std::string spmm_section(const Report& r) {
     for (const auto& [t, v] : by) {
       sr.x.push_back(100 * t);
       sr.y.push_back(v);
-      sr.tips.push_back(f + " at " + fixed(100 * t, 0) + "%: " + fixed(v, 2) + "x");
+      sr.tips.push_back(f + " at " + fixed_finite(100 * t, 0) + "%: " + fixed_finite(v, 2) + "x");
     }
     ch.series.push_back(sr);
   }
@@ -523,13 +527,14 @@ std::string spmm_section(const Report& r) {
            "dense (ms)", "speedup", "max rel. error"},
           1);
   for (const SpmmRow& row : p.rows)
-    s +=
-        "<tr>" + td(row.layer, true) + td(std::to_string(row.layers)) +
-        td(std::to_string(row.m) + " \u00d7 " + std::to_string(row.k) + " \u00d7 " +
-           std::to_string(row.n) + (row.n < row.n_full ? " (of " + commas(row.n_full) + ")" : "")) +
-        td(row.format) + td(fixed(100 * row.sparsity, 1) + "%") + td(fixed(row.ms, 3)) +
-        td(fixed(row.dense_ms, 3)) + td(fixed(row.speedup, 2) + "\u00d7") +
-        td(fixed(row.max_rel_err, 7)) + "</tr>";
+    s += "<tr>" + td(row.layer, true) + td(std::to_string(row.layers)) +
+         td(std::to_string(row.m) + " \u00d7 " + std::to_string(row.k) + " \u00d7 " +
+            std::to_string(row.n) +
+            (row.n < row.n_full ? " (of " + with_commas(row.n_full) + ")" : "")) +
+         td(row.format) + td(fixed_finite(100 * row.sparsity, 1) + "%") +
+         td(fixed_finite(row.ms, 3)) + td(fixed_finite(row.dense_ms, 3)) +
+         td(fixed_finite(row.speedup, 2) + "\u00d7") + td(fixed_finite(row.max_rel_err, 7)) +
+         "</tr>";
   s += "</table></details></section>\n";
   return s;
 }
@@ -555,7 +560,7 @@ std::string render_html(const Report& r) {
   s += nongemm_section(r);
   s += spmm_section(r);
   s += "<footer>Generated by <code>sparsemap report " + escape(base_flags(r)) + "</code> in " +
-       fixed(r.wall_s, 1) +
+       fixed_finite(r.wall_s, 1) +
        " s. Self-contained: inline CSS and SVG, no scripts, no external resources.</footer>";
   s += "</main></body></html>\n";
   return s;
@@ -695,19 +700,22 @@ std::string summary_text(const Report& r) {
   const MappingsSection& m = r.mappings;
   const CodesignSection& c = r.codesign;
   o << "report: " << r.model << " on " << r.hw.name << " (" << r.hw.num_pes << " PEs), "
-    << fixed(r.wall_s, 1) << " s\n";
-  o << "  mappings  " << short_num(m.runtime_cycles) << " cycles, " << fixed(m.energy_nj / 1e3, 1)
-    << " uJ, geomean PE utilisation " << fixed(m.utilisation_geomean_pct, 1) << "% (" << m.layers_ok
-    << "/" << m.layers.size() << " layers, budget " << r.options.map_budget << ")\n";
+    << fixed_finite(r.wall_s, 1) << " s\n";
+  o << "  mappings  " << short_num(m.runtime_cycles) << " cycles, "
+    << fixed_finite(m.energy_nj / 1e3, 1) << " uJ, geomean PE utilisation "
+    << fixed_finite(m.utilisation_geomean_pct, 1) << "% (" << m.layers_ok << "/" << m.layers.size()
+    << " layers, budget " << r.options.map_budget << ")\n";
   o << "  codesign  " << c.platform << ": "
-    << (c.feasible ? "best " + short_num(c.best.runtime_cycles) + " cycles with " +
-                         commas(c.best.pes) + " PEs, " + fixed(c.best.area_mm2, 3) + " mm^2"
-                   : std::string("no feasible design"))
+    << (c.feasible
+            ? "best " + short_num(c.best.runtime_cycles) + " cycles with " +
+                  with_commas(c.best.pes) + " PEs, " + fixed_finite(c.best.area_mm2, 3) + " mm^2"
+            : std::string("no feasible design"))
     << "; front of " << c.front.size() << " of " << c.designs.size() << " designs\n";
   if (r.nongemm.available && r.nongemm.total_ms > 0)
     o << "  nongemm   "
-      << fixed(100 * (r.nongemm.total_ms - r.nongemm.gemm_ms) / r.nongemm.total_ms, 1)
-      << "% of CPU operator time (" << fixed(r.nongemm.total_ms, 1) << " ms per inference)\n";
+      << fixed_finite(100 * (r.nongemm.total_ms - r.nongemm.gemm_ms) / r.nongemm.total_ms, 1)
+      << "% of CPU operator time (" << fixed_finite(r.nongemm.total_ms, 1)
+      << " ms per inference)\n";
   else
     o << "  nongemm   " << r.nongemm_static.nongemm_layers
       << " NonGEMM layers; time not measured: " <<
@@ -721,7 +729,7 @@ std::string summary_text(const Report& r) {
   for (const auto& [f, by] : r.spmm.geomean)
     for (const auto& [t, v] : by) best = std::max(best, v);
   o << "  spmm      " << r.spmm.rows.size() << " measurements on " << r.spmm.shapes_measured
-    << " shapes; best geomean speedup " << fixed(best, 2) << "x\n";
+    << " shapes; best geomean speedup " << fixed_finite(best, 2) << "x\n";
   return o.str();
 }
 

@@ -11,9 +11,9 @@
 #include "sparsemap/dse/codesign/codesign.h"
 #include "sparsemap/dse/mapper/model_mapper.h"
 #include "sparsemap/error.h"
+#include "sparsemap/measure/spmm_bench.h"
 #include "sparsemap/report/report.h"
 #include "sparsemap/search/driver.h"
-#include "sparsemap/sparse/kernels/bench_util.h"
 #include "sparsemap/sparse/prune/prune.h"
 
 namespace sparsemap::report {
@@ -299,7 +299,7 @@ SpmmSection compute_spmm(const workload::Model& m, const ReportOptions& o) {
   s.threads = o.threads;
   s.isa = sparse::isa_name(sparse::detected_isa());
   s.openblas_core = sparse::openblas_core_name();
-  s.warning = sparse::busy_machine_warning();
+  s.warning = measure::busy_machine_warning();
   for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (const char* v = std::getenv(var))
       s.warning += std::string(s.warning.empty() ? "" : "; ") + var + "=" + v +
@@ -317,11 +317,11 @@ SpmmSection compute_spmm(const workload::Model& m, const ReportOptions& o) {
   for (size_t i = 0; i < shapes.size(); ++i) {
     const WeightShape& w = shapes[i];
     const int64_t n = std::min(w.n, o.spmm_max_cols);
-    const sparse::DenseMatrix wt = sparse::random_normal(w.m, w.k, o.seed + 2 * i);
-    const sparse::DenseMatrix b = sparse::random_normal(w.k, n, o.seed + 2 * i + 1);
+    const sparse::DenseMatrix wt = measure::random_normal(w.m, w.k, o.seed + 2 * i);
+    const sparse::DenseMatrix b = measure::random_normal(w.k, n, o.seed + 2 * i + 1);
     sparse::DenseMatrix c(w.m, n);
     auto dense = [&] { sparse::sgemm_openblas(wt.view(), b.view(), c.view(), o.threads); };
-    sparse::Timing d1 = sparse::time_ms(dense, 3, o.spmm_min_ms, 50);
+    measure::Timing d1 = measure::time_ms(dense, 3, o.spmm_min_ms, 50);
     std::vector<SpmmRow> rows;
     for (const auto& spec : specs) {
       const double own = spec.intrinsic_sparsity();
@@ -329,7 +329,7 @@ SpmmSection compute_spmm(const workload::Model& m, const ReportOptions& o) {
       for (double target : targets) {
         const sparse::Mask mask = sparse::prune_mask(wt.view(), spec, own >= 0 ? -1.0 : target);
         const sparse::AnySparse a = sparse::convert(wt.view(), spec, &mask);
-        const sparse::SpmmRun run = sparse::run_spmm(a, b.view(), kopt, o.spmm_min_ms, 3);
+        const measure::SpmmRun run = measure::run_spmm(a, b.view(), kopt, o.spmm_min_ms, 3);
         SpmmRow r;
         r.layer = w.first;
         r.layers = w.layers;
@@ -343,7 +343,7 @@ SpmmSection compute_spmm(const workload::Model& m, const ReportOptions& o) {
         tick(o, "spmm", ++done, total);
       }
     }
-    sparse::Timing d2 = sparse::time_ms(dense, 3, o.spmm_min_ms, 50);
+    measure::Timing d2 = measure::time_ms(dense, 3, o.spmm_min_ms, 50);
     std::vector<double> all = d1.samples_ms;
     all.insert(all.end(), d2.samples_ms.begin(), d2.samples_ms.end());
     const double dense_ms = *std::min_element(all.begin(), all.end());
@@ -355,7 +355,7 @@ SpmmSection compute_spmm(const workload::Model& m, const ReportOptions& o) {
     }
   }
   for (const auto& [f, by] : speedups)
-    for (const auto& [t, v] : by) s.geomean[f][t] = sparse::geomean(v);
+    for (const auto& [t, v] : by) s.geomean[f][t] = geomean(v);
   s.wall_s = seconds_since(t0);
   return s;
 }

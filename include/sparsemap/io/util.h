@@ -1,10 +1,11 @@
-// Small helpers shared by the readers.
+// Small helpers shared by the readers and the writers of output files.
 #pragma once
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sparsemap::io {
 
@@ -15,6 +16,29 @@ inline constexpr size_t kMaxInputBytes = size_t{256} << 20;
 // cannot grow memory past `max_bytes`. Throws InputError naming the path when it cannot be
 // read, is a directory, or holds more than `max_bytes`.
 std::string read_file(const std::string& path, size_t max_bytes = kMaxInputBytes);
+
+// "a, b,,c" -> {"a", "b", "c"}: a comma-separated list (a flag's value), spaces and empty items
+// dropped.
+std::vector<std::string> split_list(const std::string& s);
+
+// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.bin"): as found from
+// the working directory, else from the executable's parent folder (the build tree's source root
+// when the binary is in build/), else from the source tree it was built from (SPARSEMAP_DATA_ROOT;
+// the Python module, whose executable is python3); `relative` itself when none has it, for the
+// error to name.
+std::string shipped_data_file(const std::string& relative);
+
+// Fails before any work when `path` (a file to write at the end) cannot be: InputError at
+// "<flag FLAG>" when it is a directory, or in a folder that does not exist or is not writable.
+// "-" (stdout) and "" (none) pass.
+void check_output_file(const std::string& path, const std::string& flag);
+
+// Writes `text` to `path` (binary, replacing it); InputError naming the path when it cannot.
+void write_text_file(const std::string& path, const std::string& text);
+
+// Creates folder `dir` (and its parents) for output named by `flag` (e.g. "--emit-m");
+// InputError when it names an existing file or cannot be created.
+void make_output_dir(const std::string& dir, const std::string& flag);
 
 // read_file, then JSON: a syntax error is an InputError at PATH:line:column saying "invalid
 // JSON" and that the file was expected to be `what` ("a search checkpoint"); a directory, a

@@ -97,8 +97,8 @@ arch::Arch confuciux_arch(int64_t num_pes) {
   a.name = "confuciux";
   a.source = "ConfuciuX's MAESTRO flags (MAGMA's without --offchip_bw_cstr)";
   a.num_pes = num_pes;
-  a.l1_bytes = 819200000;
-  a.l2_bytes = 819200000;
+  a.l1_bytes = arch::kMaestroUnboundedBufferBytes;
+  a.l2_bytes = arch::kMaestroUnboundedBufferBytes;
   a.noc_words_per_cycle = static_cast<double>(kMaestroNocBw);
   a.offchip_words_per_cycle = 70000;
   a.word_bytes = 1;

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "sparsemap/arch/arch.h"
+#include "sparsemap/arch/maestro_limits.h"
 #include "sparsemap/cost/dataflows.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/error.h"
@@ -234,10 +235,10 @@ JobTable build_job_table(const std::vector<Job>& jobs, const Platform& p, int64_
     arch::Arch a;
     a.name = c.name;
     a.num_pes = c.pes;
-    a.l1_bytes = c.l1_bytes > 0 ? c.l1_bytes : 819200000;  // MAGMA's unconstrained buffers
-    a.l2_bytes = c.l2_bytes > 0 ? c.l2_bytes : 819200000;
-    a.noc_words_per_cycle = 81920000;  // MAGMA's --noc_bw_cstr (no NoC limit)
-    a.offchip_words_per_cycle = 81920000;
+    a.l1_bytes = c.l1_bytes > 0 ? c.l1_bytes : arch::kMaestroUnboundedBufferBytes;
+    a.l2_bytes = c.l2_bytes > 0 ? c.l2_bytes : arch::kMaestroUnboundedBufferBytes;
+    a.noc_words_per_cycle = arch::kMaestroUnboundedWordsPerCycle;  // MAGMA's --noc_bw_cstr
+    a.offchip_words_per_cycle = arch::kMaestroUnboundedWordsPerCycle;
     archs.push_back(a);
     t.core_names.push_back(c.name + ":" + std::to_string(c.pes) + ":" + c.dataflow);
   }

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "sparsemap/error.h"
-#include "sparsemap/io/subprocess.h"
+#include "sparsemap/plot/subprocess.h"
 
 namespace sparsemap::ml::data {
 
@@ -84,8 +84,8 @@ KjvText split_kjv(const std::vector<KjvBook>& books, double valid_fraction) {
 }
 
 std::string read_kjv_raw(const std::string& program) {
-  const io::ProcessResult r =
-      io::run_program({program, "-f", kKjvRange}, "", /*capture_stdout=*/true);
+  const plot::ProcessResult r =
+      plot::run_program({program, "-f", kKjvRange}, "", /*capture_stdout=*/true);
   if (r.exit_status != 0 || r.out.empty()) throw InputError({"<bible>", 0, 0}, kMissing);
   return r.out;
 }

@@ -9,7 +9,8 @@
 #include <sstream>
 
 #include "sparsemap/error.h"
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/numbers.h"
+#include "sparsemap/plot/gnuplot.h"
 
 namespace sparsemap::ml::nongemm {
 namespace {
@@ -38,8 +39,6 @@ std::string top_group(const Split& s) {
     if (s.group_ms.at(g) > best_ms) best = g, best_ms = s.group_ms.at(g);
   return best;
 }
-
-std::string fixed(double v, int digits = 1) { return fmt::format("{:.{}f}", v, digits); }
 
 std::string table(const std::vector<std::string>& header,
                   const std::vector<std::vector<std::string>>& rows) {
@@ -204,24 +203,24 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
      << (p.threads == 1 ? "" : "s") << ", " << p.schedule.active << " active runs\n";
   os << "wall " << fixed(p.typical_wall_ms(), 2) << " ms per inference ("
      << statistic_name(p.statistic) << " of the runs); top-level operators "
-     << fixed(p.typical_ops_ms(), 2) << " ms (" << fixed(p.coverage_pct()) << "% of wall); "
+     << fixed(p.typical_ops_ms(), 2) << " ms (" << fixed(p.coverage_pct(), 1) << "% of wall); "
      << "unnamed operators " << fixed(p.unknown_pct(), 2) << "%\n";
   // Two lines: the library's own description and the environment each fit 120 columns.
   os << "BLAS: " << p.blas << "\nBLAS environment: " << p.blas_env << "\n"
      << (p.reuse_memory ? "freed memory kept (--reuse-memory)\n" : "") << "\n";
   std::vector<std::vector<std::string>> rows;
-  rows.push_back({"GEMM", fixed(s.gemm_ms, 3), fixed(s.gemm_pct())});
-  rows.push_back({"  attention", fixed(s.attention_ms, 3), fixed(s.pct(s.attention_ms))});
-  rows.push_back({"NonGEMM", fixed(s.nongemm_ms(), 3), fixed(s.nongemm_pct())});
+  rows.push_back({"GEMM", fixed(s.gemm_ms, 3), fixed(s.gemm_pct(), 1)});
+  rows.push_back({"  attention", fixed(s.attention_ms, 3), fixed(s.pct(s.attention_ms), 1)});
+  rows.push_back({"NonGEMM", fixed(s.nongemm_ms(), 3), fixed(s.nongemm_pct(), 1)});
   for (const auto& g : nongemm_groups())
     if (s.group_ms.at(g) > 0)
-      rows.push_back({"  " + g, fixed(s.group_ms.at(g), 3), fixed(s.pct(s.group_ms.at(g)))});
+      rows.push_back({"  " + g, fixed(s.group_ms.at(g), 3), fixed(s.pct(s.group_ms.at(g)), 1)});
   os << table({"group", "ms", "%"}, rows) << "\n";
   rows.clear();
   for (size_t i = 0; i < p.ops.size() && i < top; ++i) {
     const OpStat& o = p.ops[i];
     rows.push_back({o.name, o.cls.group + (o.cls.attention ? " (attention)" : ""),
-                    fixed(o.calls, 0), fixed(o.ms, 3), fixed(s.pct(o.ms))});
+                    fixed(o.calls, 0), fixed(o.ms, 3), fixed(s.pct(o.ms), 1)});
   }
   os << table({"operator", "group", "calls", "ms", "%"}, rows);
   if (p.ops.size() > top) os << "(" << p.ops.size() - top << " more operators in --json)\n";
@@ -238,13 +237,13 @@ std::string profile_text(const Profile& p, const std::vector<double>& speedups,
     for (double f : speedups) {
       const Split h = split_profile(p, f);
       rows.push_back({"GEMM x" + fixed(f, f == static_cast<int64_t>(f) ? 0 : 2),
-                      fixed(h.total_ms, 3), fixed(h.gemm_pct()), fixed(h.nongemm_pct()),
+                      fixed(h.total_ms, 3), fixed(h.gemm_pct(), 1), fixed(h.nongemm_pct(), 1),
                       top_group(h)});
     }
     if (hw)
       rows.push_back({hw->arch + " @" + fixed(hw->clock_mhz, 0) + " MHz",
-                      fixed(hw->split.total_ms, 3), fixed(hw->split.gemm_pct()),
-                      fixed(hw->split.nongemm_pct()), top_group(hw->split)});
+                      fixed(hw->split.total_ms, 3), fixed(hw->split.gemm_pct(), 1),
+                      fixed(hw->split.nongemm_pct(), 1), top_group(hw->split)});
     os << "\nhorizon (NonGEMM operators at their measured time)\n"
        << table({"GEMMs", "total ms", "GEMM %", "NonGEMM %", "largest NonGEMM"}, rows);
     if (hw)
@@ -273,17 +272,20 @@ std::string suite_text(const std::vector<Profile>& profiles, const std::vector<d
   std::vector<std::vector<std::string>> rows;
   for (const Profile& p : profiles) {
     const Split s = split_profile(p);
-    std::vector<std::string> r = {
-        p.run.model,         size_text(p.run),       fixed(p.typical_wall_ms(), 1),
-        fixed(s.gemm_pct()), fixed(s.nongemm_pct()), top_group(s)};
-    if (r.back() != "-") r.back() += " " + fixed(s.pct(s.group_ms.at(r.back())));
-    for (double f : speedups) r.push_back(fixed(split_profile(p, f).nongemm_pct()));
+    std::vector<std::string> r = {p.run.model,
+                                  size_text(p.run),
+                                  fixed(p.typical_wall_ms(), 1),
+                                  fixed(s.gemm_pct(), 1),
+                                  fixed(s.nongemm_pct(), 1),
+                                  top_group(s)};
+    if (r.back() != "-") r.back() += " " + fixed(s.pct(s.group_ms.at(r.back())), 1);
+    for (double f : speedups) r.push_back(fixed(split_profile(p, f).nongemm_pct(), 1));
     if (!hw.empty()) {
       const HwHorizon& h = hw[rows.size()];
-      r.push_back(fixed(h.split.nongemm_pct()));
-      r.push_back(h.modelled_gemm_ms > 0 ? fixed(h.measured_gemm_ms / h.modelled_gemm_ms) : "-");
+      r.push_back(fixed(h.split.nongemm_pct(), 1));
+      r.push_back(h.modelled_gemm_ms > 0 ? fixed(h.measured_gemm_ms / h.modelled_gemm_ms, 1) : "-");
     }
-    r.push_back(fixed(p.coverage_pct()));
+    r.push_back(fixed(p.coverage_pct(), 1));
     r.push_back(fixed(p.unknown_pct(), 2));
     rows.push_back(std::move(r));
   }
@@ -337,7 +339,7 @@ const std::vector<std::string> kColours = {"#4c72b0", "#dd8452", "#55a868", "#c4
 }  // namespace
 
 void check_plot_path(const std::string& plot_path) {
-  if (!io::is_plot_path(plot_path))
+  if (!plot::is_plot_path(plot_path))
     throw InputError({"<flag --plot>", 0, 0},
                      "the plot file must end in .png or .svg (got '" + plot_path + "')");
 }
@@ -370,19 +372,19 @@ void write_group_plot(const std::vector<Profile>& profiles, const std::vector<do
     if (!out) throw InputError({csv, 0, 0}, "cannot write the plot data");
   }
   std::ostringstream out;
-  out << io::gnuplot_header(plot_path, 1400, 700)
+  out << plot::gnuplot_header(plot_path, 1400, 700)
       << "set datafile separator ','\nset style data histograms\n"
       << "set style histogram rowstacked\nset style fill solid 0.9 border -1\n"
       << "set boxwidth 0.75\nset key outside right\nset yrange [0:100]\n"
       << "set ylabel 'share of operator time (%)'\nset xtics rotate by -45 noenhanced\n"
       << "set title 'GEMM vs NonGEMM operator time (sparsemap nongemm)' noenhanced\n"
-      << "plot " << io::gnuplot_quote(csv) << " using 2:xtic(1) title 'gemm' lc rgb '"
+      << "plot " << plot::gnuplot_quote(csv) << " using 2:xtic(1) title 'gemm' lc rgb '"
       << kColours[0] << "'";
   for (size_t i = 0; i < nongemm_groups().size(); ++i)
-    out << ", '' using " << i + 3 << " title " << io::gnuplot_quote(nongemm_groups()[i])
+    out << ", '' using " << i + 3 << " title " << plot::gnuplot_quote(nongemm_groups()[i])
         << " lc rgb '" << kColours[(i + 1) % kColours.size()] << "'";
   out << "\n";
-  io::render_gnuplot(out.str(), script, csv);
+  plot::render_gnuplot(out.str(), script, csv);
 }
 
 }  // namespace sparsemap::ml::nongemm

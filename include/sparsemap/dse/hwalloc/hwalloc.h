@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sparsemap/arch/arch.h"
+#include "sparsemap/arch/maestro_limits.h"
 #include "sparsemap/cost/cost.h"
 #include "sparsemap/mapping/mapping.h"
 #include "sparsemap/workload/model.h"
@@ -58,7 +59,7 @@ mapping::Mapping eye_mapping(int64_t k_tile, int64_t c_tile, int64_t pes, int64_
 // without --offchip_bw_cstr (NoC 81,920,000 words/cycle, L1 and L2 limits 819,200,000 B,
 // MAESTRO's default off-chip 70,000 words/cycle), 1-byte words, our energy table.
 arch::Arch confuciux_arch(int64_t num_pes);
-inline constexpr int64_t kMaestroNocBw = 81920000;
+inline constexpr int64_t kMaestroNocBw = arch::kMaestroUnboundedWordsPerCycle;
 
 // MAESTRO's area rule (its Accelerator module, unitless "area" as MAESTRO prints it):
 //   area = num_pes (283 + 0.104 l1_bytes) + 0.104 l2_bytes

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "sparsemap/error.h"
-#include "sparsemap/sparse/kernels/bench_util.h"
+#include "sparsemap/measure/spmm_bench.h"
 #include "sparsemap/sparse/kernels/cuda_spmm.h"
 
 namespace sparsemap::sparse::cuda {

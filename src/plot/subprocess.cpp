@@ -1,5 +1,5 @@
 // Starting external programs with posix_spawn: argv in, pipes for stdin, stdout and stderr.
-#include "sparsemap/io/subprocess.h"
+#include "sparsemap/plot/subprocess.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace sparsemap::io {
+namespace sparsemap::plot {
 namespace {
 
 constexpr size_t kMaxErrBytes = 64 * 1024;
@@ -150,4 +150,4 @@ ProcessResult run_program(const std::vector<std::string>& argv, const std::strin
   return r;
 }
 
-}  // namespace sparsemap::io
+}  // namespace sparsemap::plot

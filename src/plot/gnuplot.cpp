@@ -1,12 +1,12 @@
 // Rendering plots with gnuplot through a pipe (no shell).
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/plot/gnuplot.h"
 
 #include <fstream>
 
 #include "sparsemap/error.h"
-#include "sparsemap/io/subprocess.h"
+#include "sparsemap/plot/subprocess.h"
 
-namespace sparsemap::io {
+namespace sparsemap::plot {
 
 std::string gnuplot_quote(const std::string& s) {
   std::string q = "'";
@@ -61,4 +61,4 @@ void render_gnuplot(const std::string& script, const std::string& script_path,
   }
 }
 
-}  // namespace sparsemap::io
+}  // namespace sparsemap::plot

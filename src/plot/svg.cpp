@@ -1,5 +1,5 @@
 // Inline SVG drawing: element builder, ticks, and the bar, scatter and stacked-bar charts.
-#include "sparsemap/io/svg.h"
+#include "sparsemap/plot/svg.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
-namespace sparsemap::io::svg {
+#include "sparsemap/numbers.h"
+
+namespace sparsemap::plot::svg {
 
 namespace {
 
@@ -98,15 +100,6 @@ void y_axis(Document& d, const Frame& f, const std::vector<double>& ticks, const
 
 }  // namespace
 
-std::string commas(int64_t v) {
-  std::string d = std::to_string(v < 0 ? -v : v), out;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
-    out += d[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
-
 std::string escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -175,7 +168,7 @@ std::string label(double v) {
   if (a >= 1e6) return scaled(1e6, "M");
   if (a >= 1e5) return scaled(1e3, "k");
   if (a >= 1 && std::fabs(a - std::round(a)) < 1e-9)
-    return sign + commas(static_cast<int64_t>(std::llround(a)));
+    return sign + with_commas(static_cast<int64_t>(std::llround(a)));
   if (a >= 1) return scaled(1, "");
   if (a == 0) return "0";
   std::snprintf(buf, sizeof buf, "%.3g", a);
@@ -524,4 +517,4 @@ std::string stacked_bars(const StackedBars& c, size_t* elements) {
   return d.str();
 }
 
-}  // namespace sparsemap::io::svg
+}  // namespace sparsemap::plot::svg

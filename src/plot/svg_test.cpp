@@ -1,12 +1,12 @@
 // Tests of the inline SVG module: escaping, number formats, ticks, and hand-worked chart layouts.
-#include "sparsemap/io/svg.h"
+#include "sparsemap/plot/svg.h"
 
 #include <gtest/gtest.h>
 
 #include <regex>
 #include <string>
 
-namespace sparsemap::io::svg {
+namespace sparsemap::plot::svg {
 namespace {
 
 size_t count(const std::string& s, const std::string& what) {
@@ -175,4 +175,4 @@ TEST(Svg, StackedBarsSegmentsAddUp) {
 }
 
 }  // namespace
-}  // namespace sparsemap::io::svg
+}  // namespace sparsemap::plot::svg

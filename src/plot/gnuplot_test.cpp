@@ -1,6 +1,6 @@
 // No shell anywhere: arguments reach programs verbatim, and plot paths with quotes, spaces, ';'
 // and '$' render where they say.
-#include "sparsemap/io/gnuplot.h"
+#include "sparsemap/plot/gnuplot.h"
 
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 #include <fstream>
 
 #include "sparsemap/error.h"
-#include "sparsemap/io/subprocess.h"
+#include "sparsemap/plot/subprocess.h"
 #include "support/temp_dir.h"
 
-namespace sparsemap::io {
+namespace sparsemap::plot {
 namespace {
 
 namespace fs = std::filesystem;
@@ -92,4 +92,4 @@ TEST(Gnuplot, FailureIsOneLineNamingTheScript) {
 }
 
 }  // namespace
-}  // namespace sparsemap::io
+}  // namespace sparsemap::plot

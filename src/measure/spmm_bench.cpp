@@ -1,5 +1,5 @@
 // dl shapes, shape parsing and the median timer.
-#include "sparsemap/sparse/kernels/bench_util.h"
+#include "sparsemap/measure/spmm_bench.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,7 +10,7 @@
 
 #include "sparsemap/error.h"
 
-namespace sparsemap::sparse {
+namespace sparsemap::measure {
 
 std::vector<GemmShape> dl_shapes(int64_t n) {
   // ResNet-50 v1.5 (torchvision): the 3x3 conv of each stage and the 1x1 reduce/expand convs
@@ -75,20 +75,6 @@ std::vector<GemmShape> parse_shapes(const std::string& text) {
   return out;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
-double geomean(const std::vector<double>& v) {
-  if (v.empty()) return 0;
-  double s = 0;
-  for (double x : v) s += std::log(x);
-  return std::exp(s / static_cast<double>(v.size()));
-}
-
 Timing time_ms(const std::function<void()>& f, int min_reps, double min_total_ms, int max_reps) {
   using Clock = std::chrono::steady_clock;
   f();  // warm-up: caches, page faults, thread pools
@@ -130,4 +116,4 @@ void quiesce(double ms) {
   std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
 }
 
-}  // namespace sparsemap::sparse
+}  // namespace sparsemap::measure

@@ -1,4 +1,6 @@
-// What the SpMM benchmarks share: the `dl` shapes and a robust timer (median of repeats).
+// Measuring SpMM kernels (what the benchmarks, spmm-bench, prune-study and the report share):
+// the `dl` shapes, a robust timer (median of repeats), quiescing, and one timed run checked
+// against OpenBLAS. Measurement, not kernels: it lives beside sparse/kernels, not in it.
 #pragma once
 
 #include <cstdint>
@@ -6,9 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "sparsemap/numbers.h"  // median, geomean
 #include "sparsemap/sparse/kernels/spmm.h"
 
-namespace sparsemap::sparse {
+namespace sparsemap::measure {
+
+using sparse::AnySparse;
+using sparse::ConstMatrixView;
+using sparse::DenseMatrix;
+using sparse::KernelOptions;
 
 // C (M x N) = W (M x K) x B (K x N): a weight matrix W and N activation columns.
 struct GemmShape {
@@ -38,10 +46,6 @@ struct Timing {
 Timing time_ms(const std::function<void()>& f, int min_reps = 5, double min_total_ms = 100,
                int max_reps = 200);
 
-double median(std::vector<double> v);
-// Geometric mean of positive values (0 for none).
-double geomean(const std::vector<double>& v);
-
 // A random N(0, 1) matrix, deterministic for a seed.
 DenseMatrix random_normal(int64_t rows, int64_t cols, uint64_t seed);
 
@@ -67,4 +71,4 @@ struct SpmmRun {
 SpmmRun run_spmm(const AnySparse& a, ConstMatrixView b, const KernelOptions& opt,
                  double min_total_ms, int min_reps);
 
-}  // namespace sparsemap::sparse
+}  // namespace sparsemap::measure

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sparsemap::io::svg {
+namespace sparsemap::plot::svg {
 
 // `text` safe inside XML character data and attribute values (single or double quoted):
 // & < > " ' become entities; control bytes XML 1.0 forbids (C0 except tab, LF, CR) become
@@ -22,8 +22,6 @@ std::string num(double v);
 // A short tick or value label: 1234 -> "1,234"; >= 1e5 -> "500k", >= 1e6 -> "1.2M", >= 1e9
 // "3.4G" (2 decimals at most); below 1, up to 3 significant digits ("0.05", "0.125").
 std::string label(double v);
-// 4090000000 -> "4,090,000,000".
-std::string commas(int64_t v);
 
 // The Okabe-Ito palette (colour-blind safe), cycled by index: blue, orange, green, vermillion,
 // purple, sky blue, yellow, grey.
@@ -146,4 +144,4 @@ struct StackedBars {
 };
 std::string stacked_bars(const StackedBars& c, size_t* elements = nullptr);
 
-}  // namespace sparsemap::io::svg
+}  // namespace sparsemap::plot::svg

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace sparsemap::io {
+namespace sparsemap::plot {
 
 // `s` as a gnuplot single-quoted string literal: inside '...' gnuplot interprets nothing but
 // a doubled quote, so it's here -> 'it''s here'. Any path or title can go into a script this way.
@@ -24,4 +24,4 @@ std::string gnuplot_header(const std::string& plot_path, int width = 800, int he
 void render_gnuplot(const std::string& script, const std::string& script_path,
                     const std::string& data_path);
 
-}  // namespace sparsemap::io
+}  // namespace sparsemap::plot

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace sparsemap::io {
+namespace sparsemap::plot {
 
 // What a finished program left behind.
 struct ProcessResult {
@@ -27,4 +27,4 @@ std::string find_program(const std::string& program);
 ProcessResult run_program(const std::vector<std::string>& argv, const std::string& input = "",
                           bool capture_stdout = false);
 
-}  // namespace sparsemap::io
+}  // namespace sparsemap::plot

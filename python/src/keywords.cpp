@@ -1,0 +1,85 @@
+// Keyword arguments read with the CLI's conversions and error lines (keywords.h).
+#include "keywords.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace sparsemap::python {
+
+namespace py = pybind11;
+
+namespace {
+
+[[noreturn]] void not_converted(const std::string& flag, const std::string& text) {
+  throw py::value_error("Could not convert: " + flag + " = " + text);
+}
+
+}  // namespace
+
+std::string flag_value(py::handle v) {
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    std::string s;
+    for (py::handle x : v) s += (s.empty() ? "" : ",") + flag_value(x);
+    return s;
+  }
+  if (py::isinstance<py::float_>(v)) return py::str(py::repr(v));  // shortest exact text
+  return py::str(v);
+}
+
+std::string flag_of(const std::string& key) {
+  std::string flag = "--" + key;
+  for (char& c : flag)
+    if (c == '_') c = '-';
+  return flag;
+}
+
+int64_t to_int64(const std::string& flag, const std::string& text) {
+  if (text.empty()) not_converted(flag, text);
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 0);
+  if (errno == ERANGE || end != text.c_str() + text.size()) not_converted(flag, text);
+  return v;
+}
+
+uint64_t to_uint64(const std::string& flag, const std::string& text) {
+  if (text.empty() || text[0] == '-') not_converted(flag, text);
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+  if (errno == ERANGE || end != text.c_str() + text.size()) not_converted(flag, text);
+  return v;
+}
+
+double to_double(const std::string& flag, const std::string& text) {
+  if (text.empty()) not_converted(flag, text);
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) not_converted(flag, text);
+  return v;
+}
+
+uint64_t to_seed(const std::string& flag, const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw py::value_error(flag + ": expected a non-negative integer");
+  return to_uint64(flag, text);
+}
+
+int64_t to_positive(const std::string& flag, const std::string& text) {
+  if (text.find_first_not_of("0123456789") != std::string::npos ||
+      text.find_first_not_of('0') == std::string::npos)
+    throw py::value_error(flag +
+                          ": expected a positive integer (leave the flag out for the default)");
+  return to_int64(flag, text);
+}
+
+void unexpected_arguments(const std::vector<std::string>& args) {
+  std::string joined;
+  for (auto it = args.rbegin(); it != args.rend(); ++it)
+    joined += (joined.empty() ? "" : " ") + *it;
+  throw py::value_error(std::string(args.size() > 1 ? "The following arguments were not expected: "
+                                                    : "The following argument was not expected: ") +
+                        joined);
+}
+
+}  // namespace sparsemap::python

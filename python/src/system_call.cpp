@@ -1,0 +1,61 @@
+// What the functions that call a system's run() directly share (bindings.h): the observer,
+// the model and path arguments, running without the GIL, and the JSON as Python objects.
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+
+namespace sparsemap::python {
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+PyObserver::PyObserver(py::object progress) : progress_(std::move(progress)) {}
+
+PyObserver::~PyObserver() {
+  py::gil_scoped_acquire gil;
+  progress_ = py::object();
+}
+
+void PyObserver::on_progress(const search::Progress& p) {
+  py::gil_scoped_acquire gil;
+  if (progress_.is_none()) return;
+  progress_(py::dict("item"_a = p.item, "items"_a = p.items, "done"_a = p.done, "total"_a = p.total,
+                     "best"_a = p.best, "label"_a = p.label));
+}
+
+void PyObserver::on_warning(const std::string& text) {
+  py::gil_scoped_acquire gil;
+  if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
+}
+
+bool PyObserver::cancelled() {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;  // KeyboardInterrupt (or the handler's error) is now set
+}
+
+std::string fspath(py::handle path) {
+  return py::str(py::module_::import("os").attr("fspath")(path));
+}
+
+void read_model_argument(py::handle model, std::string& name,
+                         std::optional<workload::Model>& object) {
+  if (py::isinstance<workload::Model>(model)) {
+    object = model.cast<workload::Model>();
+  } else if (py::isinstance<py::str>(model) || py::hasattr(model, "__fspath__")) {
+    name = fspath(model);
+  } else if (!model.is_none()) {
+    throw py::type_error(
+        "model: expected a zoo name, a model file path (.m, .csv, .onnx) or a Model, as "
+        "--model takes");
+  }
+}
+
+py::object progress_argument(const py::kwargs& kw) {
+  return kw.contains("progress") ? py::object(kw["progress"]) : py::none();
+}
+
+py::object json_object(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+}  // namespace sparsemap::python
