@@ -59,6 +59,21 @@ inline void write_bytes(const std::string& path, const std::string& bytes) {
   if (!out) finding("cannot write the scratch file " + path);
 }
 
+// A run's checkpoint and its search in progress in one fuzz input: the checkpoint's bytes,
+// optionally followed by kSearchSeparator and FILE.search's bytes.
+inline const std::string kSearchSeparator = "\n#search\n";
+
+// Writes `bytes` (split at kSearchSeparator) to `path` and path + ".search" (removed when the
+// input holds no second part).
+inline void write_checkpoint_pair(const std::string& path, const std::string& bytes) {
+  const size_t cut = bytes.find(kSearchSeparator);
+  write_bytes(path, bytes.substr(0, cut));
+  if (cut == std::string::npos)
+    std::remove((path + ".search").c_str());
+  else
+    write_bytes(path + ".search", bytes.substr(cut + kSearchSeparator.size()));
+}
+
 inline std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -13,8 +13,6 @@ namespace mapper = sparsemap::dse::mapper;
 
 namespace {
 
-const std::string kSeparator = "\n#search\n";
-
 struct Stop {};  // thrown from the progress callback: a run killed mid-search
 
 }  // namespace
@@ -34,7 +32,8 @@ sparsemap::fuzz::Seeds sparsemap::fuzz::builtin_seeds() {
     mapper::map_layers(tiny_layers(), tiny_arch(), o);
   } catch (const Stop&) {
   }
-  s.push_back({"mid_search.json", read_bytes(path) + kSeparator + read_bytes(path + ".search")});
+  s.push_back(
+      {"mid_search.json", read_bytes(path) + kSearchSeparator + read_bytes(path + ".search")});
   s.push_back({"between.json", read_bytes(path)});
   std::remove(path.c_str());
   std::remove((path + ".search").c_str());
@@ -44,13 +43,7 @@ sparsemap::fuzz::Seeds sparsemap::fuzz::builtin_seeds() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace sparsemap;
   static const std::string path = fuzz::scratch_path(".ckpt.json");
-  const std::string bytes(reinterpret_cast<const char*>(data), size);
-  const size_t cut = bytes.find(kSeparator);
-  fuzz::write_bytes(path, bytes.substr(0, cut));
-  if (cut == std::string::npos)
-    std::remove((path + ".search").c_str());
-  else
-    fuzz::write_bytes(path + ".search", bytes.substr(cut + kSeparator.size()));
+  fuzz::write_checkpoint_pair(path, std::string(reinterpret_cast<const char*>(data), size));
   mapper::MapperOptions o = fuzz::tiny_options();
   o.checkpoint_file = path;
   o.resume = true;

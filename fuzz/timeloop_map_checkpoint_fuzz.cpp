@@ -14,15 +14,12 @@ namespace tl = sparsemap::dse::timeloop;
 
 namespace {
 
-const std::string kSeparator = "\n#search\n";
-
 struct Stop {};  // thrown from the progress callback: a run killed mid-search
 
 const sparsemap::io::TimeloopInputs& inputs() {
-  static const sparsemap::io::TimeloopInputs in =
-      sparsemap::io::parse_timeloop_yaml(std::string(sparsemap::fuzz::kTimeloopArch) +
-                                             sparsemap::fuzz::kTimeloopProblem,
-                                         "companion.yaml");
+  static const sparsemap::io::TimeloopInputs in = sparsemap::io::parse_timeloop_yaml(
+      std::string(sparsemap::fuzz::kTimeloopArch) + sparsemap::fuzz::kTimeloopProblem,
+      "companion.yaml");
   return in;
 }
 
@@ -58,7 +55,8 @@ sparsemap::fuzz::Seeds sparsemap::fuzz::builtin_seeds() {
     });
   } catch (const Stop&) {
   }
-  s.push_back({"mid_search.json", read_bytes(path) + kSeparator + read_bytes(path + ".search")});
+  s.push_back(
+      {"mid_search.json", read_bytes(path) + kSearchSeparator + read_bytes(path + ".search")});
   s.push_back({"between.json", read_bytes(path)});
   std::remove(path.c_str());
   std::remove((path + ".search").c_str());
@@ -68,13 +66,7 @@ sparsemap::fuzz::Seeds sparsemap::fuzz::builtin_seeds() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace sparsemap;
   static const std::string path = fuzz::scratch_path(".ckpt.json");
-  const std::string bytes(reinterpret_cast<const char*>(data), size);
-  const size_t cut = bytes.find(kSeparator);
-  fuzz::write_bytes(path, bytes.substr(0, cut));
-  if (cut == std::string::npos)
-    std::remove((path + ".search").c_str());
-  else
-    fuzz::write_bytes(path + ".search", bytes.substr(cut + kSeparator.size()));
+  fuzz::write_checkpoint_pair(path, std::string(reinterpret_cast<const char*>(data), size));
   tl::NetworkOptions o = options(path);
   o.resume = true;
   fuzz::accepts([&] { tl::map_network(layers(), *inputs().arch, nullptr, o); });

@@ -13,6 +13,16 @@ check() {  # check NAME CONDITION...
   shift
   if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
 }
+# kill_once_checkpointed PID FILE PATTERN: kill -9 PID once FILE (a checkpoint) holds PATTERN, a
+# key only a finished layer writes (polling every 20 ms for at most 10 s).
+kill_once_checkpointed() {
+  for _ in $(seq 500); do
+    grep -q "$3" "$2" 2>/dev/null && break
+    sleep 0.02
+  done
+  kill -9 "$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+}
 # run EXPECTED_STATUS ARGS...: runs the CLI, keeps stdout/stderr in $tmp/out, $tmp/err.
 run() {
   local want=$1
@@ -173,13 +183,7 @@ fi
 "$bin" map --model resnet50 --hw gamma-edge --budget 10000 --seed 2 --json "$tmp/full.json" --quiet >/dev/null 2>&1
 "$bin" map --model resnet50 --hw gamma-edge --budget 10000 --seed 2 --checkpoint "$tmp/ck.json" \
   --checkpoint-every 1000 --json "$tmp/killed.json" --quiet >/dev/null 2>&1 &
-map_pid=$!
-for _ in $(seq 200); do  # kill -9 once the checkpoint holds a finished layer
-  grep -q '"best_fitness"' "$tmp/ck.json" 2>/dev/null && break
-  sleep 0.05
-done
-kill -9 "$map_pid" 2>/dev/null
-wait "$map_pid" 2>/dev/null
+kill_once_checkpointed $! "$tmp/ck.json" '"best_fitness"'
 check "map killed before the end" test ! -s "$tmp/killed.json"
 run 0 map --model resnet50 --hw gamma-edge --budget 10000 --seed 2 --resume "$tmp/ck.json" \
   --json "$tmp/resumed.json" --quiet && check "map kill -9 + resume == uninterrupted" cmp -s "$tmp/full.json" "$tmp/resumed.json"
@@ -504,13 +508,7 @@ if command -v mpirun >/dev/null 2>&1; then
   check "map timeloop under mpirun -np 2 == 1 process" same_but_time "$tmp/tln1.json" "$tmp/tlnm.json"
 fi
 "$bin" "${tlnet[@]}" --checkpoint "$tmp/tlck.json" --checkpoint-every 500 --json "$tmp/tlk.json" >/dev/null 2>&1 &
-map_pid=$!
-for _ in $(seq 400); do  # kill -9 once the checkpoint holds a finished layer
-  grep -q '"evaluations"' "$tmp/tlck.json" 2>/dev/null && break
-  sleep 0.02
-done
-kill -9 "$map_pid" 2>/dev/null
-wait "$map_pid" 2>/dev/null
+kill_once_checkpointed $! "$tmp/tlck.json" '"evaluations"'
 check "map timeloop killed before the end" test ! -s "$tmp/tlk.json"
 run 0 "${tlnet[@]}" --resume "$tmp/tlck.json" --json "$tmp/tlr2.json" &&
   check "map timeloop kill -9 + resume == uninterrupted" same_but_time "$tmp/tln1.json" "$tmp/tlr2.json"
