@@ -255,12 +255,16 @@ LoopNestStatus LoopNestEvaluator::check(const LoopNestPoint& x, LoopNestWorkspac
   ws.fault_level = ws.fault_dim = ws.fault_ds = -1;
   if (x.levels != n_ || x.dims != nd_) return LoopNestStatus::kInvalidMapping;
   for (int k = 0; k < nd_; ++k) {
-    // prod > bound / f exactly when prod x f > bound: no step overflows; -1 marks "over".
+    // The product of the factors, -1 once it passes the bound (checked without overflow and
+    // without a division: this runs for every point a search tries), 0 for a factor below 1.
     int64_t prod = 1;
     for (int i = 0; i < n_ && prod > 0; ++i)
       for (const int64_t f : {x.temporal[i * nd_ + k], x.spatial[i * nd_ + k]}) {
-        if (f < 1) prod = 0;
-        if (prod > 0) prod = prod > bounds_[k] / f ? -1 : prod * f;
+        int64_t next = 0;
+        if (f < 1)
+          prod = 0;
+        else
+          prod = __builtin_mul_overflow(prod, f, &next) || next > bounds_[k] ? -1 : next;
         if (prod <= 0) break;
       }
     if (prod != bounds_[k]) {

@@ -199,8 +199,43 @@ void MapSpace::add_genes() {
   }
   axis_base_ = primes_.size();
   order_base_ = axis_base_ + axis_genes_.size();
+  fix_axes_and_orders();
   keep_base_ = order_base_ + static_cast<size_t>(n_) * nd_;
   genes_ = keep_base_ + keep_genes_.size();
+}
+
+// Per (level, dim): the mesh axis of its spatial loop when the fan-out or the split fixes it
+// (else -1) and the axis gene that chooses it; per level the dims its temporal permutation
+// leaves free.
+void MapSpace::fix_axes_and_orders() {
+  const size_t cells = static_cast<size_t>(n_) * nd_;
+  axis_fixed_.assign(cells, -1);
+  axis_gene_of_.assign(cells, -1);
+  temporal_free_.assign(n_, {});
+  for (int i = 0; i < n_; ++i) {
+    const LevelRules& r = rules_[i];
+    std::vector<int> listed = r.spatial_inner;
+    listed.insert(listed.end(), r.spatial_outer.begin(), r.spatial_outer.end());
+    for (int k = 0; k < nd_; ++k) {
+      const size_t at = static_cast<size_t>(i) * nd_ + k;
+      if (r.fanout_y == 1) {
+        axis_fixed_[at] = 0;
+      } else if (r.fanout_x == 1) {
+        axis_fixed_[at] = 1;
+      } else if (r.split >= 0) {
+        const auto it = std::find(listed.begin(), listed.end(), k);
+        axis_fixed_[at] = it - listed.begin() < r.split ? 0 : 1;
+      }
+      // A fixed spatial factor under a free split has no axis gene of its own: it reads the
+      // gene after the axis genes (the first order gene).
+      const auto g = std::find(axis_genes_.begin(), axis_genes_.end(), std::make_pair(i, k));
+      axis_gene_of_[at] = static_cast<int>(g - axis_genes_.begin());
+      const auto in = [k](const std::vector<int>& v) {
+        return std::find(v.begin(), v.end(), k) != v.end();
+      };
+      if (!in(r.temporal_inner) && !in(r.temporal_outer)) temporal_free_[i].push_back(k);
+    }
+  }
 }
 
 MapSpace::Layout MapSpace::layout() const {
@@ -217,19 +252,9 @@ MapSpace::Layout MapSpace::layout() const {
 }
 
 int MapSpace::axis_of(int level, int dim, const search::Genome* g) const {
-  const LevelRules& r = rules_[level];
-  if (r.fanout_y == 1) return 0;
-  if (r.fanout_x == 1) return 1;
-  if (r.split >= 0) {
-    std::vector<int> listed = r.spatial_inner;
-    listed.insert(listed.end(), r.spatial_outer.begin(), r.spatial_outer.end());
-    const auto it = std::find(listed.begin(), listed.end(), dim);
-    const int pos = it == listed.end() ? static_cast<int>(listed.size()) : int(it - listed.begin());
-    return pos < r.split ? 0 : 1;
-  }
-  if (!g) return -1;
-  const auto it = std::find(axis_genes_.begin(), axis_genes_.end(), std::make_pair(level, dim));
-  return (*g)[axis_base_ + (it - axis_genes_.begin())] < 0.5 ? 0 : 1;
+  const size_t at = static_cast<size_t>(level) * nd_ + dim;
+  if (axis_fixed_[at] >= 0 || !g) return axis_fixed_[at];
+  return (*g)[axis_base_ + static_cast<size_t>(axis_gene_of_[at])] < 0.5 ? 0 : 1;
 }
 
 bool MapSpace::fits(const Placement& pl, const Slot& slot, int dim, int64_t value) const {
@@ -251,8 +276,8 @@ void MapSpace::put(Placement& pl, const Slot& slot, int dim, int64_t value) cons
   (pl.axis[at] == 0 ? pl.used_x : pl.used_y)[slot.level] *= value;
 }
 
-MapSpace::Placement MapSpace::start_placement(const search::Genome* g) const {
-  Placement pl;
+void MapSpace::start_placement(const search::Genome* g, Placement& pl) const {
+  pl.feasible = true;
   pl.temporal = fixed_temporal_;
   pl.spatial = fixed_spatial_;
   pl.axis.assign(fixed_temporal_.size(), 0);
@@ -266,60 +291,77 @@ MapSpace::Placement MapSpace::start_placement(const search::Genome* g) const {
       if (pl.used_x[i] > rules_[i].fanout_x || pl.used_y[i] > rules_[i].fanout_y)
         pl.feasible = false;
     }
-  return pl;
 }
 
-// Orders, keeps and splits of a placement whose factors are final; `order_key(i, k)` ranks the
-// free dimensions of level i (ascending: innermost first), `keep_bit(j)` chooses keep gene j.
-MapSpace::Decoded MapSpace::finish(const Placement& pl,
-                                   const std::function<double(int, int)>& order_key,
-                                   const std::function<bool(size_t)>& keep_bit) const {
-  Decoded d;
+namespace {
+
+// Sorts dims by key, ascending, equal keys in their first order (insertion sort: stable, and
+// no allocation for the few dims of a level).
+void sort_by_key(std::vector<int>& dims, const double* key) {
+  for (size_t a = 1; a < dims.size(); ++a) {
+    const int d = dims[a];
+    size_t b = a;
+    for (; b > 0 && key[d] < key[dims[b - 1]]; --b) dims[b] = dims[b - 1];
+    dims[b] = d;
+  }
+}
+
+}  // namespace
+
+// Orders, keeps and splits of a placement whose factors are final; order_keys[i * dims + k]
+// ranks the free dimensions of level i (ascending: innermost first).
+void MapSpace::finish(const Placement& pl, const double* order_keys, KeepChoice keep,
+                      Decoded& d) const {
+  thread_local std::vector<int> free, sx, sy, rest;
   d.feasible = pl.feasible;
   cost::LoopNestPoint& x = d.point;
-  x.resize(n_, nd_, nds_);
+  x.levels = n_;
+  x.dims = nd_;
   x.temporal = pl.temporal;
   x.spatial = pl.spatial;
-  d.split.assign(n_, 0);
+  x.temporal_order.resize(pl.temporal.size());
+  x.spatial_order.resize(pl.temporal.size());
+  x.keep.resize(n_);
+  d.split.resize(n_);
   for (int i = 0; i < n_; ++i) {
     const LevelRules& r = rules_[i];
-    for (int k = 0; k < nd_; ++k) {
-      const size_t at = static_cast<size_t>(i) * nd_ + k;
-      if (pl.temporal[at] < r.temporal[k].min || pl.spatial[at] < r.spatial[k].min)
-        d.feasible = false;
-    }
-    // Temporal: innermost-first list = fixed inner, free by key, fixed outer; stored reversed.
-    std::vector<int> free;
+    const size_t row = static_cast<size_t>(i) * nd_;
     for (int k = 0; k < nd_; ++k)
-      if (std::find(r.temporal_inner.begin(), r.temporal_inner.end(), k) ==
-              r.temporal_inner.end() &&
-          std::find(r.temporal_outer.begin(), r.temporal_outer.end(), k) == r.temporal_outer.end())
-        free.push_back(k);
-    std::stable_sort(free.begin(), free.end(),
-                     [&](int a, int b) { return order_key(i, a) < order_key(i, b); });
-    std::vector<int> list = r.temporal_inner;
-    list.insert(list.end(), free.begin(), free.end());
-    list.insert(list.end(), r.temporal_outer.begin(), r.temporal_outer.end());
-    std::copy(list.rbegin(), list.rend(), x.temporal_order.begin() + i * nd_);
-    // Spatial: X loops, then Y loops, then the factor-1 dimensions (innermost first).
-    std::vector<int> sx, sy, rest;
-    for (int k = 0; k < nd_; ++k) {
-      const size_t at = static_cast<size_t>(i) * nd_ + k;
-      (pl.spatial[at] == 1 ? rest : pl.axis[at] == 0 ? sx : sy).push_back(k);
-    }
+      if (pl.temporal[row + k] < r.temporal[k].min || pl.spatial[row + k] < r.spatial[k].min)
+        d.feasible = false;
+    // Temporal, innermost first: fixed inner, free by key, fixed outer; stored outermost first.
+    free = temporal_free_[i];
+    sort_by_key(free, order_keys + row);
+    int* out = x.temporal_order.data() + row;
+    out = std::copy(r.temporal_outer.rbegin(), r.temporal_outer.rend(), out);
+    out = std::copy(free.rbegin(), free.rend(), out);
+    std::copy(r.temporal_inner.rbegin(), r.temporal_inner.rend(), out);
+    // Spatial, innermost first: X loops, then Y loops, then the factor-1 dimensions.
+    sx.clear();
+    sy.clear();
+    rest.clear();
+    for (int k = 0; k < nd_; ++k)
+      (pl.spatial[row + k] == 1 ? rest : pl.axis[row + k] == 0 ? sx : sy).push_back(k);
     d.split[i] = static_cast<int>(sx.size());
-    sx.insert(sx.end(), sy.begin(), sy.end());
-    sx.insert(sx.end(), rest.begin(), rest.end());
-    std::copy(sx.rbegin(), sx.rend(), x.spatial_order.begin() + i * nd_);
+    out = x.spatial_order.data() + row;
+    out = std::copy(rest.rbegin(), rest.rend(), out);
+    out = std::copy(sy.rbegin(), sy.rend(), out);
+    std::copy(sx.rbegin(), sx.rend(), out);
     x.keep[i] = r.keep;
   }
   for (size_t j = 0; j < keep_genes_.size(); ++j)
-    if (keep_bit(j)) x.keep[keep_genes_[j].first] |= uint64_t{1} << keep_genes_[j].second;
-  return d;
+    if (keep.kept(j)) x.keep[keep_genes_[j].first] |= uint64_t{1} << keep_genes_[j].second;
 }
 
 MapSpace::Decoded MapSpace::decode(const search::Genome& g) const {
-  Placement pl = start_placement(&g);
+  Decoded d;
+  decode(g, d);
+  return d;
+}
+
+void MapSpace::decode(const search::Genome& g, Decoded& out) const {
+  thread_local Placement pl;
+  start_placement(&g, pl);
   for (size_t j = 0; j < primes_.size(); ++j) {
     const Prime& pr = primes_[j];
     const auto& slots = slots_[pr.dim];
@@ -333,9 +375,7 @@ MapSpace::Decoded MapSpace::decode(const search::Genome& g) const {
     }
     put(pl, slots[(first + s) % n], pr.dim, pr.value);
   }
-  return finish(
-      pl, [&](int i, int k) { return g[order_base_ + static_cast<size_t>(i) * nd_ + k]; },
-      [&](size_t j) { return g[keep_base_ + j] < 0.5; });
+  finish(pl, g.data() + order_base_, {g.data() + keep_base_, 0}, out);
 }
 
 mapping::LoopNest MapSpace::to_mapping(const Decoded& d) const {

@@ -32,16 +32,6 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
     else
       groups.push_back({pr.dim, pr.value, 1});
   }
-  // The free temporal dimensions of each level (not in a fixed part of its permutation).
-  std::vector<std::vector<int>> free(n_);
-  for (int i = 0; i < n_; ++i)
-    for (int k = 0; k < nd_; ++k) {
-      const LevelRules& r = rules_[i];
-      const auto in = [k](const std::vector<int>& v) {
-        return std::find(v.begin(), v.end(), k) != v.end();
-      };
-      if (!in(r.temporal_inner) && !in(r.temporal_outer)) free[i].push_back(k);
-    }
   if (keep_genes_.size() >= 63) return false;  // over 2^63 points: never enumerable
   const uint64_t cap = limit == UINT64_MAX ? limit : limit + 1;
   uint64_t count = 0;
@@ -52,7 +42,7 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
     std::vector<std::vector<int>> moving(n_);  // free dims whose temporal factor is over 1
     uint64_t n = uint64_t{1} << std::min<size_t>(keep_genes_.size(), 63);
     for (int i = 0; i < n_; ++i) {
-      for (int k : free[i])
+      for (int k : temporal_free_[i])
         if (pl.temporal[static_cast<size_t>(i) * nd_ + k] > 1) moving[i].push_back(k);
       for (size_t f = 2; f <= moving[i].size(); ++f) n = saturating_mul(n, f, cap);
     }
@@ -62,13 +52,14 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
       return;
     }
     std::vector<double> key(static_cast<size_t>(n_) * nd_, -1.0);  // factor-1 dims innermost
+    Decoded d;
     std::function<void(int)> orders = [&](int i) {
       if (!go_on) return;
       if (i == n_) {
-        for (uint64_t mask = 0; go_on && mask < (uint64_t{1} << keep_genes_.size()); ++mask)
-          go_on = visit(finish(
-              pl, [&](int l, int k) { return key[static_cast<size_t>(l) * nd_ + k]; },
-              [&](size_t j) { return (mask >> j & 1) != 0; }));
+        for (uint64_t mask = 0; go_on && mask < (uint64_t{1} << keep_genes_.size()); ++mask) {
+          finish(pl, key.data(), {nullptr, mask}, d);
+          go_on = visit(d);
+        }
         return;
       }
       std::vector<int> perm = moving[i];
@@ -115,7 +106,8 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
   for (int pass = 0; pass < 2; ++pass) {
     counting = pass == 0;
     go_on = true;
-    Placement pl = start_placement(nullptr);
+    Placement pl;
+    start_placement(nullptr, pl);
     if (!pl.feasible) return true;  // fixed spatial factors over a mesh axis: no point at all
     place_group(0, 0, groups.empty() ? 0 : groups[0].exponent, pl);
     if (counting && count > limit) return false;

@@ -273,7 +273,8 @@ void search_space(const MapSpace& space, const cost::LoopNestEvaluator& model,
       *opt, eval,
       [&](const search::Genome& g) {
         thread_local cost::LoopNestWorkspace ws;
-        const MapSpace::Decoded d = space.decode(g);
+        thread_local MapSpace::Decoded d;
+        space.decode(g, d);
         return d.feasible ? fitness(model.evaluate(d.point, ws), o.metrics, r.bound)
                           : search::kInfeasible;
       },

@@ -83,6 +83,9 @@ class MapSpace {
     bool feasible = true;
   };
   Decoded decode(const search::Genome& g) const;
+  // The same into `out`, reusing its storage (no allocation once `out` has held a point of
+  // this space): the search's hot path.
+  void decode(const search::Genome& g, Decoded& out) const;
 
   // Every distinct point when there are at most `limit` of them (factor splits x orders of
   // the loops whose factor is over 1 x keep choices), each once; false (nothing visited) when
@@ -116,11 +119,18 @@ class MapSpace {
   // Mesh axis of level's spatial loop on dim: fixed by the fan-out or the split, else the
   // genome's axis gene (-1 without a genome).
   int axis_of(int level, int dim, const search::Genome* g) const;
-  Placement start_placement(const search::Genome* g) const;
+  void start_placement(const search::Genome* g, Placement& pl) const;
+  void fix_axes_and_orders();
   bool fits(const Placement& pl, const Slot& slot, int dim, int64_t value) const;
   void put(Placement& pl, const Slot& slot, int dim, int64_t value) const;
-  Decoded finish(const Placement& pl, const std::function<double(int, int)>& order_key,
-                 const std::function<bool(size_t)>& keep_bit) const;
+  // The free keep / bypass choices: keep gene j is kept when genes[j] < 0.5 (genes set), else
+  // when bit j of mask is set.
+  struct KeepChoice {
+    const double* genes = nullptr;
+    uint64_t mask = 0;
+    bool kept(size_t j) const { return genes ? genes[j] < 0.5 : (mask >> j & 1) != 0; }
+  };
+  void finish(const Placement& pl, const double* order_keys, KeepChoice keep, Decoded& d) const;
 
   const workload::Einsum& p_;
   const arch::Hierarchy& h_;
@@ -130,6 +140,9 @@ class MapSpace {
   std::vector<Prime> primes_;                            // the free part of every bound
   std::vector<std::vector<Slot>> slots_;                 // [dim]: its free slots, outermost first
   std::vector<std::pair<int, int>> axis_genes_;          // (level, dim)
+  std::vector<int> axis_fixed_;                          // [level * dims + dim]: 0 X, 1 Y, -1
+  std::vector<int> axis_gene_of_;                        // [level * dims + dim]: gene index
+  std::vector<std::vector<int>> temporal_free_;          // [level]: dims not in its permutation
   std::vector<std::pair<int, int>> keep_genes_;          // (level, data space)
   size_t genes_ = 0, axis_base_ = 0, order_base_ = 0, keep_base_ = 0;
 };
