@@ -41,7 +41,8 @@ nlohmann::json design_json(const tl::Candidate& c, const tl::NetworkResult& n) {
 }  // namespace
 
 void run_codesign_timeloop(const TimeloopCodesignArgs& a) {
-  io::TimeloopInputs hw = io::read_timeloop_files({a.hw});
+  const io::TimeloopInputs* read = timeloop_arch_inputs(a.hw);
+  io::TimeloopInputs hw = read ? *read : io::read_timeloop_files({a.hw});
   for (const auto& [suffix, flag, file] :
        {std::tuple<std::string, std::string, std::string>{"ERT.yaml", "--ert", a.ert},
         {"ART.yaml", "--art", a.art}}) {

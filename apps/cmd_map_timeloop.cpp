@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
 
 #include "commands.h"
 #include "sparsemap/dse/timeloop/network.h"
@@ -141,14 +143,26 @@ void print_table(const tl::NetworkResult& r) {
 
 }  // namespace
 
-bool is_timeloop_arch_file(const std::string& path) {
-  if (!is_yaml(path) || !fs::is_regular_file(path)) return false;
-  try {
-    return io::read_timeloop_files({path}).arch.has_value();
-  } catch (const InputError&) {
-    return false;  // not a Timeloop file: the other readers say what is wrong with it
+const io::TimeloopInputs* timeloop_arch_inputs(const std::string& path) {
+  // Read once per process: `map` and `codesign` ask before they run, then run on the result.
+  static std::map<std::string, std::optional<io::TimeloopInputs>> read;
+  auto it = read.find(path);
+  if (it == read.end()) {
+    std::optional<io::TimeloopInputs> in;
+    if (is_yaml(path) && fs::is_regular_file(path)) {
+      try {
+        in = io::read_timeloop_files({path});
+        if (!in->arch) in.reset();
+      } catch (const InputError&) {
+        // not a Timeloop file: the other readers say what is wrong with it
+      }
+    }
+    it = read.emplace(path, std::move(in)).first;
   }
+  return it->second ? &*it->second : nullptr;
 }
+
+bool is_timeloop_arch_file(const std::string& path) { return timeloop_arch_inputs(path); }
 
 void run_map_timeloop(const TimeloopMapArgs& a) {
   search::MpiSession mpi;  // before any thread; only the root prints and writes
@@ -158,7 +172,8 @@ void run_map_timeloop(const TimeloopMapArgs& a) {
   if (a.checkpoint_every < 1)
     throw InputError({"<flag --checkpoint-every>"}, "expected a positive number of evaluations");
   const std::string ert = a.ert.empty() ? table_beside(a.hw, "ERT.yaml", "--ert") : a.ert;
-  io::TimeloopInputs hw = io::read_timeloop_files({a.hw});
+  const io::TimeloopInputs* read = timeloop_arch_inputs(a.hw);
+  io::TimeloopInputs hw = read ? *read : io::read_timeloop_files({a.hw});
   if (!hw.ert && !ert.empty()) hw.ert = io::read_timeloop_files({ert}).ert;
   if (!hw.ert) print_warning("no ERT beside " + a.hw + " or given with --ert: energies are 0");
   std::string model_name;

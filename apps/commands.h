@@ -13,6 +13,10 @@
 #include "sparsemap/workload/model.h"
 #include "sparsemap/workload/zoo.h"
 
+namespace sparsemap::io {
+struct TimeloopInputs;
+}
+
 namespace sparsemap::cli {
 
 // The whole CLI's conventions, set on the root before any subcommand (they inherit them):
@@ -62,6 +66,9 @@ struct TimeloopMapArgs {
 };
 // True when `path` is a YAML file that io/timeloop reads as holding an architecture.
 bool is_timeloop_arch_file(const std::string& path);
+// The inputs of a Timeloop architecture file (read once per process), or null when `path` is
+// not one.
+const io::TimeloopInputs* timeloop_arch_inputs(const std::string& path);
 void run_map_timeloop(const TimeloopMapArgs& a);
 // `codesign --hw ARCH.yaml` on a Timeloop template (apps/cmd_codesign_timeloop.cpp).
 struct TimeloopCodesignArgs {

@@ -2,7 +2,8 @@
 """timeloop-mapper and `sparsemap map --hw` side by side on the committed mapper problems.
 
 Usage: bench/timeloop_mapper_side_by_side.py TIMELOOP_BIN [--sparsemap build/sparsemap]
-           [--problems NAME ...] [--timeout SECONDS] [--json OUT.json]
+           [--problems NAME ...] [--timeout SECONDS] [--repeat N] [--threads T]
+           [--json OUT.json]
 
 TIMELOOP_BIN is the folder of timeloop v3.0.3's timeloop-mapper (built from NVlabs/timeloop,
 never part of this repository; tests/data/timeloop/generated/PROVENANCE.md says how we built
@@ -15,8 +16,12 @@ runs, exercise 06, timeloop+accelergy intmac):
 2. its best mapping (timeloop-mapper.map.yaml) is priced by our model (`sparsemap timeloop`),
    which reproduces timeloop-model exactly (cycles) and to 0.1% (energy);
 3. `sparsemap map --hw` runs on the same files with its defaults (auto: exhaustive up to
-   2,000,000 points, else GAMMA with 10,000 evaluations, seed 1, one thread), objective the
-   file's optimization_metrics, and is timed the same way.
+   2,000,000 points, else GAMMA with 10,000 evaluations, seed 1, --threads T, default 1),
+   objective the file's optimization_metrics, and is timed the same way.
+
+--repeat N runs both N times per problem (timeloop-mapper's random search stops at its victory
+condition, so its time and result vary from run to run; ours do not, its time aside), one row
+each.
 
 Prints one row per problem: both mappings' cycles and energy, ours / timeloop's on the first
 metric (and on the second where the first ties), and the wall-time ratio. Nothing here is a
@@ -142,7 +147,8 @@ def run_problem(name, folder, args):
         code, o_wall, o_cpu, out = timed(
             [args.sparsemap, "map", "--hw", os.path.join(DATA, folder,
                                                           "parsed-processed-input.yaml"),
-             "--ert", ert, "--quiet", "--json", ours_json], work, args.timeout)
+             "--ert", ert, "--threads", str(args.threads), "--quiet", "--json", ours_json], work,
+            args.timeout)
         if code != 0:
             sys.exit(f"error: sparsemap map failed on {folder}: {out.strip()[-400:]}")
         with open(ours_json) as f:
@@ -150,7 +156,7 @@ def run_problem(name, folder, args):
         layer = ours["layers"][0]
         row.update({"ours_cycles": layer["cycles"], "ours_energy_pj": layer["energy_pj"],
                     "ours_algo": layer["algo"], "ours_evaluations": layer["evaluations"],
-                    "ours_wall_s": o_wall, "ours_cpu_s": o_cpu})
+                    "ours_threads": args.threads, "ours_wall_s": o_wall, "ours_cpu_s": o_cpu})
         return row
 
 
@@ -178,6 +184,8 @@ def main():
     ap.add_argument("--sparsemap", default=os.path.join(ROOT, "build", "sparsemap"))
     ap.add_argument("--problems", nargs="*", default=list(PROBLEMS), choices=list(PROBLEMS))
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per timeloop run")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of both per problem")
+    ap.add_argument("--threads", type=int, default=1, help="sparsemap's evaluation threads")
     ap.add_argument("--json", help="write the rows as JSON to this file")
     args = ap.parse_args()
     if not os.access(os.path.join(args.timeloop_bin, "timeloop-mapper"), os.X_OK):
@@ -190,9 +198,11 @@ def main():
           f"deciding ours/tl wall-ratio")
     rows = []
     for name in args.problems:
-        rows.append(run_problem(name, PROBLEMS[name], args))
-        print_row(rows[-1])
-        sys.stdout.flush()
+        for run in range(args.repeat):
+            rows.append(run_problem(name, PROBLEMS[name], args))
+            rows[-1]["run"] = run
+            print_row(rows[-1])
+            sys.stdout.flush()
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)

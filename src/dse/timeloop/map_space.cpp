@@ -276,6 +276,16 @@ void MapSpace::put(Placement& pl, const Slot& slot, int dim, int64_t value) cons
   (pl.axis[at] == 0 ? pl.used_x : pl.used_y)[slot.level] *= value;
 }
 
+void MapSpace::take(Placement& pl, const Slot& slot, int dim, int64_t value) const {
+  const size_t at = static_cast<size_t>(slot.level) * nd_ + dim;
+  if (!slot.spatial) {
+    pl.temporal[at] /= value;
+    return;
+  }
+  pl.spatial[at] /= value;
+  (pl.axis[at] == 0 ? pl.used_x : pl.used_y)[slot.level] /= value;
+}
+
 void MapSpace::start_placement(const search::Genome* g, Placement& pl) const {
   pl.feasible = true;
   pl.temporal = fixed_temporal_;

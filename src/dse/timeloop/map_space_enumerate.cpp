@@ -38,10 +38,11 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
   bool counting = true, go_on = true;
 
   // Orders and keeps of one complete factor placement.
+  std::vector<std::vector<int>> moving(n_);  // free dims whose temporal factor is over 1
   auto leaf = [&](const Placement& pl) {
-    std::vector<std::vector<int>> moving(n_);  // free dims whose temporal factor is over 1
     uint64_t n = uint64_t{1} << std::min<size_t>(keep_genes_.size(), 63);
     for (int i = 0; i < n_; ++i) {
+      moving[i].clear();
       for (int k : temporal_free_[i])
         if (pl.temporal[static_cast<size_t>(i) * nd_ + k] > 1) moving[i].push_back(k);
       for (size_t f = 2; f <= moving[i].size(); ++f) n = saturating_mul(n, f, cap);
@@ -72,7 +73,8 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
     orders(0);
   };
 
-  // Places group g's exponent over the slots of its dimension from slot s on.
+  // Places group g's exponent over the slots of its dimension from slot s on; leaves `pl` as
+  // it found it (each factor put is taken back).
   std::function<void(size_t, size_t, int, Placement&)> place_group = [&](size_t g, size_t s,
                                                                          int left, Placement& pl) {
     if (!go_on) return;
@@ -92,14 +94,18 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
     const bool choose_axis =
         slot.spatial && pl.spatial[at] == 1 && axis_of(slot.level, gr.dim, nullptr) < 0;
     place_group(g, s + 1, left, pl);  // none of this prime here
+    const int axis_before = pl.axis[at];
     for (int axis = 0; axis < (choose_axis ? 2 : 1); ++axis) {
-      Placement next = pl;
-      if (choose_axis) next.axis[at] = axis;
+      if (choose_axis) pl.axis[at] = axis;
+      int64_t placed = 1;
       for (int a = 1; a <= left && go_on; ++a) {
-        if (!fits(next, slot, gr.dim, gr.prime)) break;
-        put(next, slot, gr.dim, gr.prime);
-        place_group(g, s + 1, left - a, next);
+        if (!fits(pl, slot, gr.dim, gr.prime)) break;
+        put(pl, slot, gr.dim, gr.prime);
+        placed *= gr.prime;
+        place_group(g, s + 1, left - a, pl);
       }
+      take(pl, slot, gr.dim, placed);
+      pl.axis[at] = axis_before;
     }
   };
 

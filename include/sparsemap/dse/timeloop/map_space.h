@@ -123,6 +123,8 @@ class MapSpace {
   void fix_axes_and_orders();
   bool fits(const Placement& pl, const Slot& slot, int dim, int64_t value) const;
   void put(Placement& pl, const Slot& slot, int dim, int64_t value) const;
+  // Undoes put(pl, slot, dim, value) (value: the product of the factors put there).
+  void take(Placement& pl, const Slot& slot, int dim, int64_t value) const;
   // The free keep / bypass choices: keep gene j is kept when genes[j] < 0.5 (genes set), else
   // when bit j of mask is set.
   struct KeepChoice {
