@@ -69,6 +69,9 @@ struct Work {
   bool kept = false, has_metadata = false, compressed = false, rw = false;
   int64_t tile = 0;
   double density = 1;  // expected nonzeros / tile points
+  // Fraction of the utilized instances that hold a nonempty tile when the next outer keeper has
+  // metadata (empty tiles are not sent: 1 - P(tile, 0)); 1 otherwise.
+  double nonempty = 1;
   // [0] reads, [1] fills, [2] updates
   int64_t algorithmic[3] = {0, 0, 0}, random[3] = {0, 0, 0}, gated[3] = {0, 0, 0},
           skipped[3] = {0, 0, 0};
@@ -200,10 +203,11 @@ struct Analysis {
         const auto* f = lv ? lv->format(n.p->data_spaces[ds].name) : nullptr;
         x.density = n.has_density[ds] ? n.density[ds].density : 1;
         for (int a = 0; a < 3; ++a) x.random[a] = x.algorithmic[a];
-        if (!f) continue;
         int parent = i - 1;
         while (parent >= 0 && !n.kept(parent, ds)) --parent;
         const bool parent_md = parent >= 0 && at(parent, ds).has_metadata;
+        if (parent_md && x.tile > 0) x.nonempty = 1 - n.prob(ds, x.tile, 0);
+        if (!f) continue;
         x.has_metadata = true;
         x.compressed = f->compressed();
         std::vector<const arch::DataSpaceFormat*> fv(n.levels, nullptr);
@@ -474,8 +478,9 @@ using Names = std::initializer_list<const char*>;
 struct ActionNames {
   Names random[3], gated[3], skipped[3], md_random[3], md_gated[3], md_skipped[3];
   Names compute, gated_compute, skipped_compute;
-  bool leakage;            // leakage x cycles priced
-  bool gated_utilization;  // utilisation counts gated computes (v3.0.3's IdealCycles)
+  bool leakage;                 // leakage x cycles priced
+  bool gated_utilization;       // utilisation counts gated computes (v3.0.3's IdealCycles)
+  bool zero_bit_words_counted;  // a rank's words of 0 bits are reported (else as 0 accesses)
 };
 
 const ActionNames& action_names(SparseloopPricing pricing) {
@@ -502,7 +507,8 @@ const ActionNames& action_names(SparseloopPricing pricing) {
       {"gated_compute"},
       {"skipped_compute", "gated_compute"},
       true,
-      false};
+      false,
+      true};
   // timeloop v3.0.3, include/model/topology.hpp (storage and arithmetic operation mappings).
   static const ActionNames kV303 = {
       {{"random_read", "read"},
@@ -528,7 +534,8 @@ const ActionNames& action_names(SparseloopPricing pricing) {
       {"mac_skipped", "mult_skipped", "compute_skipped", "mac_gated", "mult_gated", "compute_gated",
        "mac", "mult", "compute"},
       false,
-      true};
+      true,
+      false};
   return pricing == SparseloopPricing::kTimeloop303 ? kV303 : kV4;
 }
 
@@ -555,7 +562,18 @@ double dataspace_pj(const Nest& n, const Work& x, int ds, int i, const arch::Com
   return pj * static_cast<double>(clusters);
 }
 
-SparseDataspace report(const Nest& n, const Work& x, int ds) {
+// Without zero_bit_words_counted (v3.0.3), the metadata and payload accesses of a format whose
+// every word has 0 bits are reported as 0 (they move no bits); a format with some nonzero
+// word bits reports all its ranks.
+void drop_zero_bit_words(const Work& x, std::vector<RankUnits>& v) {
+  for (int b : x.occ.metadata_bits)
+    if (b != 0) return;
+  for (int b : x.occ.payload_bits)
+    if (b != 0) return;
+  for (auto& u : v) u = {};
+}
+
+SparseDataspace report(const Nest& n, const Work& x, int ds, const ActionNames& names) {
   SparseDataspace d;
   d.name = n.p->data_spaces[ds].name;
   d.tile_words = x.tile;
@@ -578,6 +596,11 @@ SparseDataspace report(const Nest& n, const Work& x, int ds) {
   d.format_updates = x.fmt_random[2];
   d.gated_format_updates = x.fmt_gated[2];
   d.skipped_format_updates = x.fmt_skipped[2];
+  if (!names.zero_bit_words_counted)
+    for (auto* v : {&d.format_reads, &d.gated_format_reads, &d.skipped_format_reads,
+                    &d.format_fills, &d.gated_format_fills, &d.skipped_format_fills,
+                    &d.format_updates, &d.gated_format_updates, &d.skipped_format_updates})
+      drop_zero_bit_words(x, *v);
   return d;
 }
 
@@ -614,8 +637,10 @@ void price(const Nest& n, const std::vector<Work>& w, const arch::EnergyTable* e
     for (int ds = 0; ds < n.nds; ++ds) {
       const Work& x = w[i * n.nds + ds];
       if (!x.kept) continue;
-      SparseDataspace d = report(n, x, ds);
-      d.energy_pj = dataspace_pj(n, x, ds, i, c, clusters, names);
+      SparseDataspace d = report(n, x, ds, names);
+      // Instances holding empty tiles of a data space whose parent has metadata receive
+      // nothing: the energy is over the nonempty ones (Timeloop's average utilized instances).
+      d.energy_pj = dataspace_pj(n, x, ds, i, c, clusters, names) * x.nonempty;
       lv.energy_pj += d.energy_pj;
       lv.dataspaces.push_back(std::move(d));
     }
