@@ -243,6 +243,27 @@ VARIANTS = {
                                            smem_actions=[opt("skipping", "B", "A")],
                                            rf_actions=[opt("skipping", "Z", "A", "B")]),
                                stc_levels(lrf_n=4, dram="M2 N2 K2", smem="M1 N2 K1")),
+    # Explicit metadata word bits on a level without a metadata datawidth (CP coordinates of 4
+    # bits, UOP offsets of 8), skipping at the LRF (A on B) and at the compute.
+    "stc-gemm-cp-4bit-lrf-skip": stc(64, 8, 16, {"A": dens(0.4, "hypergeometric"), "B": dens(0.5)},
+                                     stc_targets(
+        dram=[fmt("A", rank("UOP", payload_word_bits=8), rank("UOP", payload_word_bits=8),
+                  rank("CP", metadata_word_bits=4))],
+        smem=[fmt("A", rank("UOP", payload_word_bits=8), rank("UOP", payload_word_bits=8),
+                  rank("CP", metadata_word_bits=4))],
+        lrf_actions=[opt("skipping", "A", "B")], compute=["skipping"]), stc_levels()),
+    # Uncompressed bitmask (UB): metadata for every coordinate, zeros still stored.
+    "dot-ub-gate": dot(32, {"A": dens(0.3), "B": dens(0.6)}, buffer_target(
+        [fmt("A", rank("UB"))], [opt("gating", "B", "A"), opt("gating", "Z", "A")]), DOT_DEEP),
+    # RLE of 3-bit runs on a 4-bit metadata store: timeloop widens the word to 4 bits.
+    "dot-rle-3bit-widened": dot(32, {"A": dens(0.45, "hypergeometric")}, buffer_target(
+        [fmt("A", rank("RLE", metadata_word_bits=3))],
+        [opt("skipping", "B", "A"), opt("skipping", "Z", "A")]), DOT_DEEP),
+    # Spatial skipping (not modelled by sparsemap: listed as not reproduced if it differs).
+    "stc-gemm-spatial-skip": stc(64, 8, 16, {"A": dens(0.5), "B": dens(0.5)}, stc_targets(
+        dram=[UOP_CP("A"), UOP_CP("B")], smem=[UOP_CP("A"), UOP_CP("B")],
+        lrf_actions=[{"type": "skipping_spatial",
+                      "options": [{"target": "A", "condition_on": ["B"]}]}]), stc_levels()),
 }
 
 

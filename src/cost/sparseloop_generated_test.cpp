@@ -46,6 +46,10 @@ const std::vector<GeneratedRun>& generated_runs() {
       {"stc-gemm-rle-8bit", kStc},
       {"stc-gemm-fanout-8x8", kStc},
       {"stc-gemm-dram-tiled", kStc},
+      {"stc-gemm-cp-4bit-lrf-skip", kStc},
+      {"dot-ub-gate", kDot},
+      {"dot-rle-3bit-widened", kDot},
+      {"stc-gemm-spatial-skip", kStc},
   };
   return runs;
 }
