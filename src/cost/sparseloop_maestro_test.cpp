@@ -107,7 +107,7 @@ Measured measure(double d) {
 //   computes: equal (the --density path's d x MACs; Sparseloop floors the skipped MACs of a
 //     hypergeometric tensor: 6,560 for 6,553.6 at d = 0.1, 0.1% more);
 //   MAC energy: equal (actual computes x 0.23 pJ both);
-//   cycles: 1/6 dense: 256 (compute-bound; DRAM's 6,144 words at 50 words/cycle take 123)
+//   cycles: 1/6 dense: 256 (compute-bound; DRAM's 5,120 reads at 50 words/cycle take 103)
 //     against the --density path's 1,536, three times its compute cycles, each step of the
 //     data-centric model waiting for its off-chip transfers; with d, Sparseloop's cycles follow
 //     the actual computes down to the bandwidth floor (36 cycles at d = 0.1, 26 of compute),

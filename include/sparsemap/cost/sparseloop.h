@@ -139,7 +139,9 @@ struct SparseLoopResult {
 //   compute: actual x E_compute + gated x E_gated_compute + skipped x E_skipped_compute;
 //   (de)compressions x E_(de)compression_count. A compressed tile read in blocks of several
 //   words costs E[ceil(nonzeros / block)] blocks per tile when the tile is small for its
-//   density (Timeloop's threshold table; sparseloop.cpp, block_ratio).
+//   density (Timeloop's threshold table; sparseloop.cpp, block_ratio). A data space whose
+//   next outer keeper has metadata is priced over the instances holding a nonempty tile
+//   (x (1 - P(tile, 0)), Timeloop's average utilized instances: empty tiles are not sent).
 //
 // What it does not model yet: spatial skipping, compression rates, banded densities (read as
 // fixed_structured), the outer_to_inner rank order (read as inner_to_outer).
