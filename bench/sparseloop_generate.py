@@ -37,6 +37,9 @@ DATA = os.path.join(ROOT, "tests", "data", "sparseloop")
 
 # Base designs: folder under tests/data/sparseloop with a parsed-processed-input.yaml.
 BASES = {"dot": "01.2.3-SCDU-dot-product", "stc": "sparse_tensor_core_like"}
+# Base designs in the tag form (arch.yaml, problem.yaml), flattened by flatten_tag_form.
+TAGGED_BASES = {"conv1d": "03.2.3-conv1d+oc-spatial", "spmspm": "02.2.1-spMspM",
+                "eyeriss": "04.2.1-eyeriss-like-gating"}
 
 # Keys v3.0.3 reads only hyphenated (architecture, problem and sparse optimisations).
 HYPHENATED = {"data_spaces", "read_write", "cluster_size", "multiple_buffering",
@@ -63,6 +66,77 @@ def base_spec(base):
         spec = yaml.safe_load(f)
     keep = {k: spec[k] for k in ("architecture", "problem")}
     return keep
+
+
+class _TagLoader(yaml.SafeLoader):
+    """Reads the v0.4 tag form (!Container, !Component, !Parallel) as dicts with a `tag` key."""
+
+
+def _tagged(tag):
+    def construct(loader, node):
+        d = loader.construct_mapping(node, deep=True)
+        d["tag"] = tag
+        return d
+    return construct
+
+
+for _t in ("Container", "Component", "Parallel", "Hierarchical"):
+    _TagLoader.add_constructor("!" + _t, _tagged(_t))
+
+
+def flatten_tag_form(design):
+    """A tag-form design (tests/data/sparseloop/<design>/arch.yaml, problem.yaml) in the
+    processed form v3.0.3 reads: one subtree `<top container>_top_level` whose locals are the
+    components outermost first, each named `Name[1..n]` (n the instances: the product of the
+    spatial fan-outs above it) with the mesh of the fan-outs above it; a container with a
+    spatial fan-out adds the dummy storage level `inter_<Container>_spatial` above its
+    contents (as the Timeloop 4 front end does, and as the committed mappings name it). The
+    components' `sparse_optimizations` become top-level targets; constraints are dropped (the
+    model checks a given mapping)."""
+    with open(os.path.join(DATA, design, "arch.yaml")) as f:
+        arch = yaml.load(f, Loader=_TagLoader)["architecture"]
+    with open(os.path.join(DATA, design, "problem.yaml")) as f:
+        problem = yaml.safe_load(f)["problem"]
+    locals_, targets = [], []
+    state = {"n": 1, "x": 1, "y": 1, "top": None}
+
+    def add(node):
+        tag = node.get("tag")
+        if tag in ("Parallel", "Hierarchical") or (tag is None and "nodes" in node):
+            for child in node["nodes"]:
+                add(child)
+            return
+        if tag == "Container":
+            if state["top"] is None:
+                state["top"] = node["name"]
+            sp = node.get("spatial", {})
+            fx, fy = sp.get("meshX", 1), sp.get("meshY", 1)
+            if fx * fy > 1:
+                locals_.append({"name": f"inter_{node['name']}_spatial[1..{state['n']}]",
+                                "class": "dummy_storage",
+                                "attributes": {"width": 1, "depth": 1, "datawidth": 1,
+                                               "meshX": state["x"], "meshY": state["y"]}})
+                state["n"] *= fx * fy
+                state["x"] *= fx
+                state["y"] *= fy
+            return
+        attrs = dict(node.get("attributes", {}))
+        attrs.update({"meshX": state["x"], "meshY": state["y"]})
+        c = {"name": f"{node['name']}[1..{state['n']}]", "class": node["class"],
+             "attributes": attrs}
+        if "subclass" in node:
+            c["subclass"] = node["subclass"]
+        locals_.append(c)
+        if "sparse_optimizations" in node:
+            t = {"name": node["name"]}
+            t.update(node["sparse_optimizations"])
+            targets.append(t)
+
+    for n in arch["nodes"]:
+        add(n)
+    spec = {"architecture": {"version": "0.4", "subtree": [
+        {"name": f"{state['top']}_top_level", "local": locals_}]}, "problem": problem}
+    return spec, targets
 
 
 def local(spec, name):
@@ -183,6 +257,39 @@ def stc_targets(dram=None, smem=None, smem_actions=None, rf_actions=None, lrf_ac
     return out
 
 
+# ---- designs in the tag form: conv1d+oc on 4 PEs (03.2.3), spMspM (02.2.1), eyeriss-like
+# (04.2.1: DRAM, global buffer, 14 x 12 PEs with ifmap / weights / psum scratchpads). ----
+def tagged(design, instance, densities, targets, mapping):
+    """`design` flattened, with the problem's instance updated, its densities and sparse
+    targets replaced (None keeps the design's own), and `mapping` (a list of directives)."""
+    def make():
+        s, own = flatten_tag_form(design)
+        inst = s["problem"]["instance"]
+        inst.update(instance)
+        inst["densities"] = densities
+        return s, own if targets is None else targets, mapping
+    return make
+
+
+def eyeriss_levels(psum, weights, ifmap, pe, column, glb, dram):
+    """The eyeriss-like mapping: temporal factors per level, the PE (meshY 12) and PE_column
+    (meshX 14) fan-outs as (factors, permutation, split)."""
+    keep = [("psum_spad", ["Outputs"], ["Weights", "Inputs"]),
+            ("weights_spad", ["Weights"], ["Inputs", "Outputs"]),
+            ("ifmap_spad", ["Inputs"], ["Weights", "Outputs"]),
+            ("inter_PE_spatial", [], ["Weights", "Inputs", "Outputs"]),
+            ("inter_PE_column_spatial", [], ["Weights", "Inputs", "Outputs"]),
+            ("shared_glb", ["Inputs", "Outputs"], ["Weights"]),
+            ("DRAM", ["Weights", "Inputs", "Outputs"], [])]
+    perm = "CMRSNPQ"
+    temporal = {"psum_spad": psum, "weights_spad": weights, "ifmap_spad": ifmap,
+                "inter_PE_spatial": "C1 M1 R1 S1 N1 P1 Q1",
+                "inter_PE_column_spatial": "C1 M1 R1 S1 N1 P1 Q1", "shared_glb": glb,
+                "DRAM": dram}
+    spatial = {"inter_PE_spatial": pe, "inter_PE_column_spatial": column}
+    return [(t, k, b, temporal[t], perm, spatial.get(t)) for t, k, b in keep]
+
+
 def UOP_CP(ds, uops=2, **kw):
     """`uops` UOP ranks over a CP rank (one rank per nontrivial loop of the tile)."""
     return fmt(ds, *[rank("UOP") for _ in range(uops)], rank("CP", **kw))
@@ -264,6 +371,38 @@ VARIANTS = {
         dram=[UOP_CP("A"), UOP_CP("B")], smem=[UOP_CP("A"), UOP_CP("B")],
         lrf_actions=[{"type": "skipping_spatial",
                       "options": [{"target": "A", "condition_on": ["B"]}]}]), stc_levels()),
+    # conv1d+oc on 4 PEs (03.2.3's architecture and sparse spec), other densities and splits.
+    "conv1d-spatial-hyper": tagged("03.2.3-conv1d+oc-spatial", {"M": 16, "S": 3, "Q": 9},
+                                   {"Weights": dens(0.3, "hypergeometric"), "Inputs": dens(0.8)},
+                                   None, directives([
+        ("Buffer", ["Weights", "Inputs", "Outputs"], [], "M1 S3 Q9", "SQM", None),
+        ("inter_PE_spatial", [], ["Weights", "Inputs", "Outputs"], "M1 S1 Q1", "MSQ",
+         ("M4 S1 Q1", "MSQ", 1)),
+        ("BackingStorage", ["Weights", "Inputs", "Outputs"], [], "M4 S1 Q1", "MSQ", None)])),
+    "conv1d-spatial-m2-q": tagged("03.2.3-conv1d+oc-spatial", {"M": 8, "S": 3, "Q": 16},
+                                  {"Weights": dens(0.5), "Inputs": dens(0.6, "hypergeometric")},
+                                  None, directives([
+        ("Buffer", ["Weights", "Inputs", "Outputs"], [], "M1 S3 Q4", "SQM", None),
+        ("inter_PE_spatial", [], ["Weights", "Inputs", "Outputs"], "M1 S1 Q1", "MSQ",
+         ("M2 S1 Q2", "MQS", 2)),
+        ("BackingStorage", ["Weights", "Inputs", "Outputs"], [], "M4 S1 Q2", "MQS", None)])),
+    # spMspM (02.2.1's UOP-CP formats, double-sided skipping) at other densities and shape.
+    "spmspm-hyper": tagged("02.2.1-spMspM", {"M": 8, "K": 16, "N": 4},
+                           {"A": dens(0.3, "hypergeometric"), "B": dens(0.6, "hypergeometric")},
+                           None, directives([
+        ("Buffer", ["B", "Z"], ["A"], "M8 N4 K16", "MNK", None),
+        ("BackingStorage", ["A", "B", "Z"], [], "M1 N1 K1", "MNK", None)])),
+    # eyeriss-like (04.2.1: weights gated on inputs in the PEs), a smaller layer, other
+    # densities and a 12 x 14 split of output channels and rows.
+    "eyeriss-gating-small": tagged("04.2.1-eyeriss-like-gating",
+                                   {"C": 16, "M": 24, "N": 1, "P": 14, "Q": 14, "R": 3, "S": 3},
+                                   {"Inputs": dens(0.5), "Weights": dens(0.35, "hypergeometric"),
+                                    "Outputs": dens(0.6)},
+                                   None, directives(eyeriss_levels(
+        psum="C1 M2 R1 S1 N1 P1 Q1", weights="C4 M1 R3 S1 N1 P1 Q1",
+        ifmap="C1 M1 R1 S1 N1 P1 Q1", pe=("C1 M4 R1 S3 N1 P1 Q1", "SMCRNPQ", 0),
+        column=("C1 M1 R1 S1 N1 P1 Q14", "QCMRSNP", 1), glb="C1 M1 R1 S1 N1 P14 Q1",
+        dram="C4 M3 R1 S1 N1 P1 Q1"))),
 }
 
 
@@ -271,7 +410,7 @@ def run(name, out, timeloop_bin, env):
     spec, targets, mapping = VARIANTS[name]()
     spec["sparse_optimizations"] = {"targets": targets}
     spec = respell(spec)
-    base = BASES[name.split("-")[0]]
+    base = BASES.get(name.split("-")[0]) or TAGGED_BASES[name.split("-")[0]]
     ert = os.path.join(DATA, base, "timeloop-mapper.ERT.yaml")
     dst = os.path.join(out, name)
     os.makedirs(dst, exist_ok=True)

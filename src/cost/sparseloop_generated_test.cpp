@@ -50,6 +50,10 @@ const std::vector<GeneratedRun>& generated_runs() {
       {"dot-ub-gate", kDot},
       {"dot-rle-3bit-widened", kDot},
       {"stc-gemm-spatial-skip", kStc},
+      {"conv1d-spatial-hyper", "03.2.3-conv1d+oc-spatial"},
+      {"conv1d-spatial-m2-q", "03.2.3-conv1d+oc-spatial"},
+      {"spmspm-hyper", "02.2.1-spMspM"},
+      {"eyeriss-gating-small", "04.2.1-eyeriss-like-gating"},
   };
   return runs;
 }
