@@ -39,7 +39,8 @@ DATA = os.path.join(ROOT, "tests", "data", "sparseloop")
 BASES = {"dot": "01.2.3-SCDU-dot-product", "stc": "sparse_tensor_core_like"}
 # Base designs in the tag form (arch.yaml, problem.yaml), flattened by flatten_tag_form.
 TAGGED_BASES = {"conv1d": "03.2.3-conv1d+oc-spatial", "spmspm": "02.2.1-spMspM",
-                "eyeriss": "04.2.1-eyeriss-like-gating"}
+                "eyeriss": "04.2.1-eyeriss-like-gating",
+                "eyerisscomp": "04.2.3-eyeriss-like-onchip-compression"}
 
 # Keys v3.0.3 reads only hyphenated (architecture, problem and sparse optimisations).
 HYPHENATED = {"data_spaces", "read_write", "cluster_size", "multiple_buffering",
@@ -271,6 +272,12 @@ def tagged(design, instance, densities, targets, mapping):
     return make
 
 
+def committed_map(design):
+    """The mapping of the design's reference run (its timeloop-mapper.map.yaml)."""
+    with open(os.path.join(DATA, design, "timeloop-mapper.map.yaml")) as f:
+        return yaml.safe_load(f)["mapping"]
+
+
 def eyeriss_levels(psum, weights, ifmap, pe, column, glb, dram):
     """The eyeriss-like mapping: temporal factors per level, the PE (meshY 12) and PE_column
     (meshX 14) fan-outs as (factors, permutation, split)."""
@@ -403,6 +410,19 @@ VARIANTS = {
         ifmap="C1 M1 R1 S1 N1 P1 Q1", pe=("C1 M4 R1 S3 N1 P1 Q1", "SMCRNPQ", 0),
         column=("C1 M1 R1 S1 N1 P1 Q14", "QCMRSNP", 1), glb="C1 M1 R1 S1 N1 P14 Q1",
         dram="C4 M3 R1 S1 N1 P1 Q1"))),
+    # eyeriss-like with on-chip compression (04.2.3's sparse spec, layer and mapping): other
+    # densities, hypergeometric weights.
+    "eyerisscomp-hyper": tagged("04.2.3-eyeriss-like-onchip-compression", {},
+                                {"Inputs": dens(0.4), "Weights": dens(0.3, "hypergeometric"),
+                                 "Outputs": dens(0.5)}, None,
+                                committed_map("04.2.3-eyeriss-like-onchip-compression")),
+    # 04.2.1's layer and mapping with skipping instead of gating in the weight scratchpads.
+    "eyeriss-skip-weights": tagged("04.2.1-eyeriss-like-gating", {},
+                                   {"Inputs": dens(0.6), "Weights": dens(0.5, "hypergeometric"),
+                                    "Outputs": dens(0.7)},
+                                   [{"name": "weights_spad", "action_optimization": [
+                                       opt("skipping", "Weights", "Inputs")]}],
+                                   committed_map("04.2.1-eyeriss-like-gating")),
 }
 
 

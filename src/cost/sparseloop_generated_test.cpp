@@ -54,6 +54,8 @@ const std::vector<GeneratedRun>& generated_runs() {
       {"conv1d-spatial-m2-q", "03.2.3-conv1d+oc-spatial"},
       {"spmspm-hyper", "02.2.1-spMspM"},
       {"eyeriss-gating-small", "04.2.1-eyeriss-like-gating"},
+      {"eyerisscomp-hyper", "04.2.3-eyeriss-like-onchip-compression"},
+      {"eyeriss-skip-weights", "04.2.1-eyeriss-like-gating"},
   };
   return runs;
 }
