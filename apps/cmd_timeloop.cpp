@@ -24,6 +24,7 @@ struct TimeloopArgs {
   std::vector<std::string> files;
   std::string hw;
   bool no_leakage = false;
+  bool timeloop_303 = false;
   std::string json;
   std::string emit_map;
 };
@@ -108,8 +109,10 @@ std::string sparse_text(const cost::SparseLoopResult& r) {
 }  // namespace
 
 void run_timeloop(const std::vector<std::string>& files, const std::string& json,
-                  const std::string& emit_map, const std::string& hw, bool no_leakage) {
+                  const std::string& emit_map, const std::string& hw, bool no_leakage,
+                  bool timeloop_303) {
   auto in = io::read_timeloop_files(files);
+  no_leakage = no_leakage || timeloop_303;
   if (!hw.empty()) {
     if (in.arch || in.ert)
       throw InputError({"<flag --hw>"},
@@ -128,9 +131,10 @@ void run_timeloop(const std::vector<std::string>& files, const std::string& json
     print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
   if (in.sparse && !in.sparse->empty()) {  // densities alone: Timeloop's dense run
     const arch::SparseOptimizations none;
-    const auto r =
-        cost::evaluate_sparseloop(*in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr,
-                                  in.sparse ? *in.sparse : none, in.densities);
+    const auto r = cost::evaluate_sparseloop(
+        *in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr,
+        in.sparse ? *in.sparse : none, in.densities,
+        timeloop_303 ? cost::SparseloopPricing::kTimeloop303 : cost::SparseloopPricing::kTimeloop4);
     if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);
     if (!emit_map.empty()) write_text_file(emit_map, io::write_timeloop_mapping(*in.mapping));
     if (!json.empty()) write_json(r.to_json(), json);
@@ -159,11 +163,16 @@ void register_timeloop(CLI::App& app) {
       "three-level hierarchy: DRAM, L2, L1, MAC; `sparsemap arch --hierarchy` shows it)");
   cmd->add_flag("--no-leakage", args->no_leakage,
                 "Price no leakage (the ERT's leak actions dropped), as timeloop-model 3.0.3 does");
+  cmd->add_flag("--timeloop-3.0.3", args->timeloop_303,
+                "Price and report sparse inputs as timeloop-model 3.0.3 does (its ERT fallbacks "
+                "for gated, skipped and metadata actions, utilisation with gated computes, no "
+                "leakage; docs/sparseloop.md)");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->add_option("--emit-map", args->emit_map,
                   "Write the mapping it evaluated as Timeloop's map.yaml to FILE");
   cmd->callback([args] {
-    run_timeloop(args->files, args->json, args->emit_map, args->hw, args->no_leakage);
+    run_timeloop(args->files, args->json, args->emit_map, args->hw, args->no_leakage,
+                 args->timeloop_303);
   });
 }
 

@@ -92,9 +92,12 @@ void register_timeloop(CLI::App& app);
 // timeloop-model's summary unless `json` is "-", and writes the JSON (LoopNestResult::to_json)
 // to `json` when not empty. `hw` (a preset or MAESTRO/YAML accelerator) replaces the
 // architecture and ERT by arch::to_hierarchy's; InputError when the files also hold them.
-// `no_leakage` drops the ERT's leak actions (timeloop-model 3.0.3 prices none).
+// `no_leakage` drops the ERT's leak actions (timeloop-model 3.0.3 prices none). `timeloop_303`
+// prices and reports sparse inputs with timeloop-model 3.0.3's conventions
+// (cost::SparseloopPricing::kTimeloop303) and implies no_leakage.
 void run_timeloop(const std::vector<std::string>& files, const std::string& json,
-                  const std::string& emit_map, const std::string& hw = "", bool no_leakage = false);
+                  const std::string& emit_map, const std::string& hw = "", bool no_leakage = false,
+                  bool timeloop_303 = false);
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

@@ -69,6 +69,9 @@ struct Work {
   bool kept = false, has_metadata = false, compressed = false, rw = false;
   int64_t tile = 0;
   double density = 1;  // expected nonzeros / tile points
+  // Fraction of the utilized instances that hold a nonempty tile when the next outer keeper has
+  // metadata (empty tiles are not sent: 1 - P(tile, 0)); 1 otherwise.
+  double nonempty = 1;
   // [0] reads, [1] fills, [2] updates
   int64_t algorithmic[3] = {0, 0, 0}, random[3] = {0, 0, 0}, gated[3] = {0, 0, 0},
           skipped[3] = {0, 0, 0};
@@ -200,10 +203,11 @@ struct Analysis {
         const auto* f = lv ? lv->format(n.p->data_spaces[ds].name) : nullptr;
         x.density = n.has_density[ds] ? n.density[ds].density : 1;
         for (int a = 0; a < 3; ++a) x.random[a] = x.algorithmic[a];
-        if (!f) continue;
         int parent = i - 1;
         while (parent >= 0 && !n.kept(parent, ds)) --parent;
         const bool parent_md = parent >= 0 && at(parent, ds).has_metadata;
+        if (parent_md && x.tile > 0) x.nonempty = 1 - n.prob(ds, x.tile, 0);
+        if (!f) continue;
         x.has_metadata = true;
         x.compressed = f->compressed();
         std::vector<const arch::DataSpaceFormat*> fv(n.levels, nullptr);
@@ -468,34 +472,77 @@ double block_ratio(const Nest& n, const Work& x, int ds, int64_t block) {
   return total / (static_cast<double>(x.tile) * x.density / static_cast<double>(block));
 }
 
+using Names = std::initializer_list<const char*>;
+
+// ERT names per action kind, [0] reads, [1] fills, [2] updates, in the order looked up.
+struct ActionNames {
+  Names random[3], gated[3], skipped[3], md_random[3], md_gated[3], md_skipped[3];
+  Names compute, gated_compute, skipped_compute;
+  bool leakage;                 // leakage x cycles priced
+  bool gated_utilization;       // utilisation counts gated computes (v3.0.3's IdealCycles)
+  bool zero_bit_words_counted;  // a rank's words of 0 bits are reported (else as 0 accesses)
+};
+
+const ActionNames& action_names(SparseloopPricing pricing) {
+  static const ActionNames kV4 = {
+      {{"random_read", "read"},
+       {"random_fill", "random_write", "fill", "write"},
+       {"random_update", "random_write", "update", "write"}},
+      {{"gated_read"}, {"gated_fill", "gated_write"}, {"gated_update", "gated_write"}},
+      {{"skipped_read", "gated_read"},
+       {"skipped_fill", "skipped_write", "gated_fill", "gated_write"},
+       {"skipped_update", "skipped_write", "gated_update", "gated_write"}},
+      {{"random_metadata_read", "metadata_read"},
+       {"random_metadata_fill", "random_metadata_write", "metadata_fill", "metadata_write"},
+       {"random_metadata_update", "random_metadata_write", "metadata_update", "metadata_write"}},
+      {{"gated_metadata_read"},
+       {"gated_metadata_fill", "gated_metadata_write"},
+       {"gated_metadata_update", "gated_metadata_write"}},
+      {{"skipped_metadata_read", "gated_metadata_read"},
+       {"skipped_metadata_fill", "skipped_metadata_write", "gated_metadata_fill",
+        "gated_metadata_write"},
+       {"skipped_metadata_update", "skipped_metadata_write", "gated_metadata_update",
+        "gated_metadata_write"}},
+      {"random_compute", "compute"},
+      {"gated_compute"},
+      {"skipped_compute", "gated_compute"},
+      true,
+      false,
+      true};
+  // timeloop v3.0.3, include/model/topology.hpp (storage and arithmetic operation mappings).
+  static const ActionNames kV303 = {
+      {{"random_read", "read"},
+       {"random_fill", "write"},
+       {"random_update", "random_fill", "write"}},
+      {{"gated_read", "idle", "read"},
+       {"gated_fill", "gated_write", "idle", "write"},
+       {"gated_update", "gated_write", "idle", "write"}},
+      {{"skipped_read", "gated_read", "idle", "read"},
+       {"skipped_fill", "skipped_write", "gated_write", "idle", "write"},
+       {"skipped_update", "skipped_write", "gated_write", "idle", "write"}},
+      {{"random_metadata_read", "metadata_read", "metadata_idle", "idle"},
+       {"random_metadata_fill", "metadata_write", "metadata_idle", "idle"},
+       {"random_metadata_update", "metadata_write", "metadata_idle", "idle"}},
+      {{"gated_metadata_read", "metadata_idle", "metadata_read"},
+       {"gated_metadata_fill", "gated_metadata_write", "metadata_idle", "metadata_write"},
+       {"gated_metadata_update", "gated_metadata_write", "metadata_idle", "metadata_write"}},
+      {{"skipped_metadata_read", "metadata_idle", "metadata_read"},
+       {"skipped_metadata_fill", "skipped_metadata_write", "metadata_idle", "metadata_write"},
+       {"skipped_metadata_update", "skipped_metadata_write", "metadata_idle", "metadata_write"}},
+      {"mac_random", "mult_random", "mac", "mult", "compute"},
+      {"mac_gated", "mult_gated", "compute_gated", "mac", "mult", "compute"},
+      {"mac_skipped", "mult_skipped", "compute_skipped", "mac_gated", "mult_gated", "compute_gated",
+       "mac", "mult", "compute"},
+      false,
+      true,
+      false};
+  return pricing == SparseloopPricing::kTimeloop303 ? kV303 : kV4;
+}
+
 double dataspace_pj(const Nest& n, const Work& x, int ds, int i, const arch::ComponentEnergy* c,
-                    int64_t clusters) {
+                    int64_t clusters, const ActionNames& names) {
   const auto& s = n.h->storage[i];
   const int64_t block = std::max<int64_t>(1, s.block_size);
-  static const std::initializer_list<const char*> kRandom[3] = {
-      {"random_read", "read"},
-      {"random_fill", "random_write", "fill", "write"},
-      {"random_update", "random_write", "update", "write"}};
-  static const std::initializer_list<const char*> kGated[3] = {
-      {"gated_read"}, {"gated_fill", "gated_write"}, {"gated_update", "gated_write"}};
-  static const std::initializer_list<const char*> kSkipped[3] = {
-      {"skipped_read", "gated_read"},
-      {"skipped_fill", "skipped_write", "gated_fill", "gated_write"},
-      {"skipped_update", "skipped_write", "gated_update", "gated_write"}};
-  static const std::initializer_list<const char*> kMdRandom[3] = {
-      {"random_metadata_read", "metadata_read"},
-      {"random_metadata_fill", "random_metadata_write", "metadata_fill", "metadata_write"},
-      {"random_metadata_update", "random_metadata_write", "metadata_update", "metadata_write"}};
-  static const std::initializer_list<const char*> kMdGated[3] = {
-      {"gated_metadata_read"},
-      {"gated_metadata_fill", "gated_metadata_write"},
-      {"gated_metadata_update", "gated_metadata_write"}};
-  static const std::initializer_list<const char*> kMdSkipped[3] = {
-      {"skipped_metadata_read", "gated_metadata_read"},
-      {"skipped_metadata_fill", "skipped_metadata_write", "gated_metadata_fill",
-       "gated_metadata_write"},
-      {"skipped_metadata_update", "skipped_metadata_write", "gated_metadata_update",
-       "gated_metadata_write"}};
   const int64_t md_width = sparseloop_detail::metadata_storage_width(s);
   auto md_accesses = [&](const std::vector<RankUnits>& v) {
     return md_width > 0 ? static_cast<double>(ceil_div(units_bits(x, v), md_width)) : 0.0;
@@ -503,19 +550,30 @@ double dataspace_pj(const Nest& n, const Work& x, int ds, int i, const arch::Com
   const double ratio = block_ratio(n, x, ds, block);
   double pj = 0;
   for (int a = 0; a < 3; ++a) {
-    pj += static_cast<double>(ceil_div(x.random[a], block)) * ratio * ert_pj(c, kRandom[a]);
-    pj += static_cast<double>(ceil_div(x.gated[a], block)) * ratio * ert_pj(c, kGated[a]);
-    pj += static_cast<double>(ceil_div(x.skipped[a], block)) * ratio * ert_pj(c, kSkipped[a]);
-    pj += md_accesses(x.fmt_random[a]) * ert_pj(c, kMdRandom[a]);
-    pj += md_accesses(x.fmt_gated[a]) * ert_pj(c, kMdGated[a]);
-    pj += md_accesses(x.fmt_skipped[a]) * ert_pj(c, kMdSkipped[a]);
+    pj += static_cast<double>(ceil_div(x.random[a], block)) * ratio * ert_pj(c, names.random[a]);
+    pj += static_cast<double>(ceil_div(x.gated[a], block)) * ratio * ert_pj(c, names.gated[a]);
+    pj += static_cast<double>(ceil_div(x.skipped[a], block)) * ratio * ert_pj(c, names.skipped[a]);
+    pj += md_accesses(x.fmt_random[a]) * ert_pj(c, names.md_random[a]);
+    pj += md_accesses(x.fmt_gated[a]) * ert_pj(c, names.md_gated[a]);
+    pj += md_accesses(x.fmt_skipped[a]) * ert_pj(c, names.md_skipped[a]);
   }
   pj += static_cast<double>(x.decompressions) * ert_pj(c, {"decompression_count"});
   pj += static_cast<double>(x.compressions) * ert_pj(c, {"compression_count"});
   return pj * static_cast<double>(clusters);
 }
 
-SparseDataspace report(const Nest& n, const Work& x, int ds) {
+// Without zero_bit_words_counted (v3.0.3), the metadata and payload accesses of a format whose
+// every word has 0 bits are reported as 0 (they move no bits); a format with some nonzero
+// word bits reports all its ranks.
+void drop_zero_bit_words(const Work& x, std::vector<RankUnits>& v) {
+  for (int b : x.occ.metadata_bits)
+    if (b != 0) return;
+  for (int b : x.occ.payload_bits)
+    if (b != 0) return;
+  for (auto& u : v) u = {};
+}
+
+SparseDataspace report(const Nest& n, const Work& x, int ds, const ActionNames& names) {
   SparseDataspace d;
   d.name = n.p->data_spaces[ds].name;
   d.tile_words = x.tile;
@@ -538,12 +596,17 @@ SparseDataspace report(const Nest& n, const Work& x, int ds) {
   d.format_updates = x.fmt_random[2];
   d.gated_format_updates = x.fmt_gated[2];
   d.skipped_format_updates = x.fmt_skipped[2];
+  if (!names.zero_bit_words_counted)
+    for (auto* v : {&d.format_reads, &d.gated_format_reads, &d.skipped_format_reads,
+                    &d.format_fills, &d.gated_format_fills, &d.skipped_format_fills,
+                    &d.format_updates, &d.gated_format_updates, &d.skipped_format_updates})
+      drop_zero_bit_words(x, *v);
   return d;
 }
 
 // Cycles and energy of the classified actions, into `r`.
 void price(const Nest& n, const std::vector<Work>& w, const arch::EnergyTable* ert,
-           SparseLoopResult& r) {
+           const ActionNames& names, SparseLoopResult& r) {
   const auto& h = *n.h;
   const int64_t units = std::max<int64_t>(1, r.dense.utilized_compute_instances);
   r.compute_cycles = ceil_div(r.actual_computes + r.gated_computes, units);
@@ -554,10 +617,9 @@ void price(const Nest& n, const std::vector<Work>& w, const arch::EnergyTable* e
     r.cycles = std::max(r.cycles, cyc[i]);
   }
   const auto* ce = ert ? ert->find(h.compute.name) : nullptr;
-  r.compute_energy_pj =
-      static_cast<double>(r.actual_computes) * ert_pj(ce, {"random_compute", "compute"}) +
-      static_cast<double>(r.gated_computes) * ert_pj(ce, {"gated_compute"}) +
-      static_cast<double>(r.skipped_computes) * ert_pj(ce, {"skipped_compute", "gated_compute"});
+  r.compute_energy_pj = static_cast<double>(r.actual_computes) * ert_pj(ce, names.compute) +
+                        static_cast<double>(r.gated_computes) * ert_pj(ce, names.gated_compute) +
+                        static_cast<double>(r.skipped_computes) * ert_pj(ce, names.skipped_compute);
   r.energy_pj = r.compute_energy_pj;
   for (int i = 0; i < n.levels; ++i) {
     const auto& s = h.storage[i];
@@ -575,19 +637,22 @@ void price(const Nest& n, const std::vector<Work>& w, const arch::EnergyTable* e
     for (int ds = 0; ds < n.nds; ++ds) {
       const Work& x = w[i * n.nds + ds];
       if (!x.kept) continue;
-      SparseDataspace d = report(n, x, ds);
-      d.energy_pj = dataspace_pj(n, x, ds, i, c, clusters);
+      SparseDataspace d = report(n, x, ds, names);
+      // Instances holding empty tiles of a data space whose parent has metadata receive
+      // nothing: the energy is over the nonempty ones (Timeloop's average utilized instances).
+      d.energy_pj = dataspace_pj(n, x, ds, i, c, clusters, names) * x.nonempty;
       lv.energy_pj += d.energy_pj;
       lv.dataspaces.push_back(std::move(d));
     }
-    lv.leak_energy_pj = ert_pj(c, {"leak"}) * static_cast<double>(r.cycles) *
-                        static_cast<double>(dl.utilized_instances);
+    lv.leak_energy_pj = (names.leakage ? ert_pj(c, {"leak"}) : 0.0) *
+                        static_cast<double>(r.cycles) * static_cast<double>(dl.utilized_instances);
     lv.energy_pj += lv.leak_energy_pj;
     r.energy_pj += lv.energy_pj;
     r.levels.push_back(std::move(lv));
   }
   r.utilization = r.cycles > 0
-                      ? static_cast<double>(r.actual_computes) /
+                      ? static_cast<double>(r.actual_computes +
+                                            (names.gated_utilization ? r.gated_computes : 0)) /
                             (static_cast<double>(r.cycles) *
                              static_cast<double>(std::max<int64_t>(1, h.compute.instances)))
                       : 0;
@@ -595,10 +660,11 @@ void price(const Nest& n, const std::vector<Work>& w, const arch::EnergyTable* e
 
 }  // namespace
 
-SparseLoopResult evaluate_sparseloop(
-    const workload::Einsum& p, const arch::Hierarchy& h, const mapping::LoopNest& m,
-    const arch::EnergyTable* ert, const arch::SparseOptimizations& sparse,
-    const std::map<std::string, workload::DensityModel>& densities) {
+SparseLoopResult evaluate_sparseloop(const workload::Einsum& p, const arch::Hierarchy& h,
+                                     const mapping::LoopNest& m, const arch::EnergyTable* ert,
+                                     const arch::SparseOptimizations& sparse,
+                                     const std::map<std::string, workload::DensityModel>& densities,
+                                     SparseloopPricing pricing) {
   SparseLoopResult r;
   r.dense = evaluate_loopnest(p, h, m, ert);
   r.compute_name = h.compute.name;
@@ -642,7 +708,7 @@ SparseLoopResult evaluate_sparseloop(
   }
   r.algorithmic_computes = r.dense.macs;
   classify_computes(an, sparse.find(h.compute.name), r);
-  price(n, an.w, ert, r);
+  price(n, an.w, ert, action_names(pricing), r);
   return r;
 }
 

@@ -172,7 +172,11 @@ FormatOccupancy format_occupancy(const Nest& n, int level, int ds,
   out.metadata.assign(ranks, 0);
   out.payload.assign(ranks, 0);
   for (int r = 0; r < ranks; ++r) {
-    out.metadata_bits.push_back(adjust_bits(f.ranks[ranks - 1 - r].metadata_word_bits, s));
+    const arch::RankSpec& rf = f.ranks[ranks - 1 - r];
+    // A bitmask's metadata word is one bit per coordinate unless given (Timeloop's default).
+    const int md_bits =
+        rf.format == arch::RankFormat::kB && rf.metadata_word_bits < 0 ? 1 : rf.metadata_word_bits;
+    out.metadata_bits.push_back(adjust_bits(md_bits, s));
     out.payload_bits.push_back(adjust_bits(f.ranks[ranks - 1 - r].payload_word_bits, s));
   }
   const int64_t shape = n.points(ds, n.level_extents(level));

@@ -63,7 +63,7 @@ arch::DataSpaceFormat data_space_format(const Reader& r, const YAML::Node& n) {
            } else if (k == "ranks") {
              ranks = v;
            } else if (k == "rank_application_order") {
-             const std::string o = r.scalar(v, "rank_application_order");
+             const std::string o = normalise_key(r.scalar(v, "rank_application_order"));
              if (o != "inner_to_outer" && o != "outer_to_inner")
                r.fail(v, "expected rank_application_order inner_to_outer or outer_to_inner");
              f.inner_to_outer = o == "inner_to_outer";
@@ -114,7 +114,8 @@ void representation_format(const Reader& r, const YAML::Node& n,
 }
 
 arch::ActionKind action_kind(const Reader& r, const YAML::Node& n) {
-  const std::string t = r.scalar(n, "an optimization type");
+  // v3.0.3 spells it skipping-spatial: values are read with '-' as '_', as keys.
+  const std::string t = normalise_key(r.scalar(n, "an optimization type"));
   if (t == "gating") return arch::ActionKind::kGating;
   if (t == "skipping") return arch::ActionKind::kSkipping;
   if (t == "skipping_spatial" || t == "spatial_skipping") return arch::ActionKind::kSpatialSkipping;
@@ -196,7 +197,7 @@ void compute_optimization(const Reader& r, const YAML::Node& n,
                r.fail(kn, "unknown key '" + k + "' in a compute optimization: expected type");
            });
     if (!given(type)) r.fail(item, "expected a compute optimization with a type");
-    const std::string t = r.scalar(type, "a compute optimization type");
+    const std::string t = normalise_key(r.scalar(type, "a compute optimization type"));
     if (t == "gate_on_zero_operand" || t == "gating")
       out.gate_on_zero_operand = true;
     else if (t == "skip_on_not_aligned_operands" || t == "skipping")
@@ -308,7 +309,8 @@ std::map<std::string, workload::DensityModel> parse_densities(const Reader& r,
            r.each(v, "a density model (distribution, density, band_width, workload_tensor_size)",
                   [&](const std::string& k, const YAML::Node& mkn, const YAML::Node& mv) {
                     if (k == "distribution") {
-                      const std::string t = r.scalar(mv, "a distribution");
+                      // fixed-structured: v3.0.3's spelling.
+                      const std::string t = normalise_key(r.scalar(mv, "a distribution"));
                       if (t == "fixed_structured" || t == "fixed")
                         m.distribution = workload::DensityDistribution::kFixedStructured;
                       else if (t == "hypergeometric" || t == "uniform")

@@ -126,6 +126,35 @@ problem:
   EXPECT_EQ(in.densities.at("W").distribution, workload::DensityDistribution::kFixedStructured);
 }
 
+// timeloop-model v3.0.3's spelling (tests/data/sparseloop/generated): hyphenated keys and the
+// values fixed-structured and skipping-spatial read as their underscore forms.
+TEST(TimeloopSparse, ReadsTimeloop303Spelling) {
+  SPARSEMAP_TEST_DATA(dir, "sparseloop");
+  const auto rle = read_timeloop_files({dir + "/generated/dot-rle-2bit-skip/input.yaml"});
+  ASSERT_TRUE(rle.sparse && rle.problem);
+  ASSERT_EQ(rle.densities.count("A"), 1u);
+  EXPECT_EQ(rle.densities.at("A").distribution, workload::DensityDistribution::kFixedStructured);
+  EXPECT_DOUBLE_EQ(rle.densities.at("A").density, 0.35);
+  const auto* buffer = rle.sparse->find("Buffer");
+  ASSERT_NE(buffer, nullptr);
+  ASSERT_NE(buffer->format("A"), nullptr);
+  EXPECT_EQ(buffer->format("A")->ranks.at(0).format, arch::RankFormat::kRLE);
+  EXPECT_EQ(buffer->format("A")->ranks.at(0).metadata_word_bits, 2);
+  ASSERT_EQ(buffer->actions.size(), 2u);
+  EXPECT_EQ(buffer->actions[1].condition_on, std::vector<std::string>{"A"});
+  const auto spatial = read_timeloop_files({dir + "/generated/stc-gemm-spatial-skip/input.yaml"});
+  ASSERT_TRUE(spatial.sparse);
+  const auto* lrf = spatial.sparse->find("LRF");
+  ASSERT_NE(lrf, nullptr);
+  ASSERT_EQ(lrf->actions.size(), 1u);
+  EXPECT_EQ(lrf->actions[0].kind, arch::ActionKind::kSpatialSkipping);
+  EXPECT_EQ(parse_error("problem:\n  shape: {name: s, dimensions: [K], data-spaces: [{name: A, "
+                        "projection: [[[K]]]}]}\n  instance:\n    K: 4\n    densities:\n      A: "
+                        "{distribution: fixed-structure, density: 0.5}\n"),
+            "in.yaml:6:25: expected a distribution fixed_structured, hypergeometric or banded, "
+            "found 'fixed_structure'");
+}
+
 TEST(TimeloopSparse, HypergeometricDensity) {
   const auto in = parse_timeloop_yaml(R"(problem:
   shape: {name: p, dimensions: [K], data_spaces: [{name: A, projection: [[[K]]]}]}

@@ -40,6 +40,9 @@ struct RefSparseStats {
   std::vector<RefLevel> levels;  // innermost first, as printed
   int64_t cycles = -1;
   double utilization_pct = -1;
+  // Half the last printed digit of utilization_pct: 0.005 for "100.00%" (Timeloop 4), 0.5 for
+  // timeloop-model v3.0.3's fraction "1.00".
+  double utilization_half_step_pct = 0.005;
   std::map<std::string, double> fj_per_algorithmic_compute, fj_per_compute;
   const RefLevel* level(const std::string& name) const {
     for (const auto& l : levels)
@@ -128,7 +131,13 @@ inline RefSparseStats read_sparse_stats(const std::string& path) {
     }
     if (!in_levels) {
       if (t.rfind("Cycles: ", 0) == 0) r.cycles = std::stoll(t.substr(8));
-      if (t.rfind("Utilization: ", 0) == 0) r.utilization_pct = std::stod(t.substr(13));
+      if (t.rfind("Utilization: ", 0) == 0) {
+        r.utilization_pct = std::stod(t.substr(13));
+        if (t.back() != '%') {  // v3.0.3: a fraction with two decimals
+          r.utilization_pct *= 100;
+          r.utilization_half_step_pct = 0.5;
+        }
+      }
       if (t.find("Computes = ") != std::string::npos) table = nullptr;
       if (t == "fJ/Algorithmic-Compute") table = &r.fj_per_algorithmic_compute;
       if (t == "fJ/Compute") table = &r.fj_per_compute;

@@ -20,8 +20,9 @@ bool rank_compressed(RankFormat f);
 
 struct RankSpec {
   RankFormat format = RankFormat::kUOP;
-  int metadata_word_bits = -1;  // bits per metadata word; -1: the level's metadata datawidth
-  int payload_word_bits = -1;   // bits per payload word; -1: the level's default
+  int metadata_word_bits =
+      -1;  // bits per metadata word; -1: 1 for B, else the level's metadata datawidth
+  int payload_word_bits = -1;  // bits per payload word; -1: the level's default
   // Problem dimensions this rank flattens, one list per fibre rank (`flattened_rankIDs`).
   std::vector<std::vector<std::string>> flattened_rank_ids;
   bool operator==(const RankSpec& o) const {

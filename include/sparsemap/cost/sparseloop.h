@@ -139,7 +139,9 @@ struct SparseLoopResult {
 //   compute: actual x E_compute + gated x E_gated_compute + skipped x E_skipped_compute;
 //   (de)compressions x E_(de)compression_count. A compressed tile read in blocks of several
 //   words costs E[ceil(nonzeros / block)] blocks per tile when the tile is small for its
-//   density (Timeloop's threshold table; sparseloop.cpp, block_ratio).
+//   density (Timeloop's threshold table; sparseloop.cpp, block_ratio). A data space whose
+//   next outer keeper has metadata is priced over the instances holding a nonempty tile
+//   (x (1 - P(tile, 0)), Timeloop's average utilized instances: empty tiles are not sent).
 //
 // What it does not model yet: spatial skipping, compression rates, banded densities (read as
 // fixed_structured), the outer_to_inner rank order (read as inner_to_outer).
@@ -147,9 +149,24 @@ struct SparseLoopResult {
 // format cannot represent, and a level that must decompress (compress) a data space from (to)
 // a compressed parent without its decompression_supported (compression_supported) attribute
 // come back as kInvalidMapping with the reason.
-SparseLoopResult evaluate_sparseloop(
-    const workload::Einsum& p, const arch::Hierarchy& h, const mapping::LoopNest& m,
-    const arch::EnergyTable* ert, const arch::SparseOptimizations& sparse,
-    const std::map<std::string, workload::DensityModel>& densities);
+//
+// `pricing` picks whose conventions price the actions and report utilisation (counts and
+// cycles are the same):
+//   kTimeloop4 (the exercises' references): an action missing from the ERT falls back to
+//     Timeloop 4's names (skipped_read -> gated_read, ...), gated / skipped / metadata actions
+//     without an entry cost 0, and leakage x cycles is added;
+//   kTimeloop303 (timeloop-model v3.0.3): v3.0.3's fallback lists (topology.hpp,
+//     storageOperationMappings): random_update -> random_fill -> write (no `update`),
+//     gated_read -> idle -> read, skipped_read -> gated_read -> idle -> read, gated / skipped
+//     fills and updates -> ... -> write, metadata actions -> metadata_idle -> metadata_read /
+//     metadata_write, gated / skipped computes -> ... -> compute; no leakage; utilisation
+//     (actual + gated computes) / (cycles x compute instances).
+enum class SparseloopPricing { kTimeloop4, kTimeloop303 };
+
+SparseLoopResult evaluate_sparseloop(const workload::Einsum& p, const arch::Hierarchy& h,
+                                     const mapping::LoopNest& m, const arch::EnergyTable* ert,
+                                     const arch::SparseOptimizations& sparse,
+                                     const std::map<std::string, workload::DensityModel>& densities,
+                                     SparseloopPricing pricing = SparseloopPricing::kTimeloop4);
 
 }  // namespace sparsemap::cost
