@@ -113,8 +113,9 @@ void def_common(py::class_<T>& c) {
           "format", [](const T& a) { return spec_for(a).str(); },
           "The format's text form (as --formats and --structure take it)")
       .def_property_readonly(
-          "levels", [](const T& a) { return spec_for(a).levels(); },
-          "TACO-style level formats, outermost first")
+          "levels", [](const T& a) { return spec_for(a).levels().str(); },
+          "Per-rank formats, outermost first (docs/formats.md), e.g. \"UOP(rows; p32) CP(cols; m32 "
+          "p0)\"")
       .def_property_readonly(
           "stored_values", [](const T& a) { return static_cast<int64_t>(a.values.size()); },
           "Value slots stored (explicit zeros and padding included): what a kernel multiplies")
@@ -540,10 +541,11 @@ void bind_conversions(py::module_& m) {
       "format_info",
       [](const std::string& format) {
         const sparse::FormatSpec s = sparse::parse_format(format);
-        return py::dict("format"_a = s.str(), "family"_a = s.family(), "levels"_a = s.levels(),
+        return py::dict("format"_a = s.str(), "family"_a = s.family(),
+                        "levels"_a = s.levels().str(),
                         "intrinsic_sparsity"_a = s.intrinsic_sparsity());
       },
-      "format"_a, "A format's canonical text, family, TACO levels and intrinsic sparsity");
+      "format"_a, "A format's canonical text, family, per-rank formats and intrinsic sparsity");
 }
 
 }  // namespace

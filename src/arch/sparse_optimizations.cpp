@@ -2,26 +2,6 @@
 
 namespace sparsemap::arch {
 
-const char* rank_format_name(RankFormat f) {
-  switch (f) {
-    case RankFormat::kUOP:
-      return "UOP";
-    case RankFormat::kCP:
-      return "CP";
-    case RankFormat::kB:
-      return "B";
-    case RankFormat::kUB:
-      return "UB";
-    case RankFormat::kRLE:
-      return "RLE";
-  }
-  return "?";
-}
-
-bool rank_compressed(RankFormat f) {
-  return f == RankFormat::kCP || f == RankFormat::kB || f == RankFormat::kRLE;
-}
-
 const char* action_kind_name(ActionKind k) {
   switch (k) {
     case ActionKind::kGating:
@@ -32,12 +12,6 @@ const char* action_kind_name(ActionKind k) {
       return "skipping_spatial";
   }
   return "?";
-}
-
-bool DataSpaceFormat::compressed() const {
-  for (const auto& r : ranks)
-    if (rank_compressed(r.format)) return true;
-  return false;
 }
 
 const DataSpaceFormat* LevelSparseOptimizations::format(const std::string& data_space) const {

@@ -217,27 +217,17 @@ FormatOccupancy format_occupancy(const Nest& n, int level, int ds,
         const double fibres = fibres_max * (1 - constrained_empty(n, ds, cur_points, shape, k));
         const double nz =
             static_cast<double>(fs) * (1 - constrained_empty(n, ds, next_points, shape, k));
-        switch (f.ranks[ranks - 1 - r].format) {
-          case arch::RankFormat::kUOP:
-            pl[r] = fibres * static_cast<double>(fs + 1);
-            break;
-          case arch::RankFormat::kCP:
-            md[r] = fibres * std::ceil(nz);
-            pl[r] = md[r];
-            break;
-          case arch::RankFormat::kB:
-            md[r] = fibres * static_cast<double>(fs);
-            pl[r] = fibres * std::ceil(nz);
-            break;
-          case arch::RankFormat::kUB:
-            md[r] = fibres_max * static_cast<double>(fs);
-            pl[r] = md[r];
-            break;
-          case arch::RankFormat::kRLE:
-            md[r] = fibres * nz;
-            pl[r] = md[r];
-            break;
-        }
+        // The rank's units by the shared formulas (workload/tensor_format.h): CP and B hold
+        // ceil(nz) coordinates per nonempty fibre, RLE nz (its expectation).
+        const arch::RankFormat format = f.ranks[ranks - 1 - r].format;
+        workload::RankOccupancy o;
+        o.fibre_shape = static_cast<double>(fs);
+        o.fibres = fibres;
+        o.all_fibres = fibres_max;
+        o.coords = format == arch::RankFormat::kRLE ? fibres * nz : fibres * std::ceil(nz);
+        const workload::RankUnits u = workload::rank_units(format, o);
+        md[r] = u.metadata;
+        pl[r] = u.payload;
       }
       fibres_max *= static_cast<double>(fs);
       cur_points = next_points;

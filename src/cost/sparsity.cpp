@@ -77,19 +77,74 @@ bool TensorSparsity::operator==(const TensorSparsity& o) const {
          block_w == o.block_w;
 }
 
-double metadata_bits_per_element(const TensorSparsity& t) {
+namespace {
+
+// ceil(log2(choices)): the bits that name one of `choices` positions (0 for choices <= 1).
+int index_bits(int choices) {
+  int bits = 0;
+  while (bits < 31 && (1 << bits) < choices) ++bits;
+  return bits;
+}
+
+// A unit's rank: an uncompressed one holding `coords` coordinates, or a compressed one holding
+// `coords` of its 1-coordinate fibre (per-unit expectations).
+workload::RankOccupancy unit_rank(double shape, double coords) { return {shape, 1, 1, coords}; }
+
+}  // namespace
+
+StructureFormat structure_format(const TensorSparsity& t) {
+  using workload::cp_rank;
+  using workload::dense_rank;
+  const int i16 = static_cast<int>(kIndexBits);
+  const double d = t.density;
+  StructureFormat s;
   switch (t.structure) {
-    case Structure::Unstructured:
-      return 1.0;
+    case Structure::Dense:
+      s.format.ranks = {dense_rank("elements", "elements")};
+      s.unit = {unit_rank(1, 1)};
+      s.unit_elements = 1;
+      break;
+    case Structure::Unstructured: {
+      workload::RankSpec b = cp_rank("elements", "elements", 1, 0);
+      b.format = workload::RankFormat::kB;
+      s.format.ranks = {b};
+      s.unit = {unit_rank(1, d)};
+      s.unit_elements = 1;
+      break;
+    }
     case Structure::NM:
-      return t.m > 1 ? t.density * std::ceil(std::log2(static_cast<double>(t.m))) : 0.0;
+      if (t.m < 1) break;
+      s.format.ranks = {dense_rank("elements", "groups/" + std::to_string(t.m)),
+                        cp_rank("elements", std::to_string(t.n) + " of " + std::to_string(t.m),
+                                index_bits(t.m), 0)};
+      s.unit = {unit_rank(1, 1), unit_rank(1, d)};
+      s.unit_elements = 1;
+      break;
     case Structure::ColumnVector:
-      return t.vector_length > 0 ? t.density * kIndexBits / t.vector_length : 0.0;
+      if (t.vector_length < 1) break;
+      s.format.ranks = {cp_rank("cols", "vectors", i16, 0),
+                        dense_rank("rows", "rows%" + std::to_string(t.vector_length))};
+      s.unit = {unit_rank(1, d), unit_rank(t.vector_length, d * t.vector_length)};
+      s.unit_elements = t.vector_length;
+      break;
     case Structure::Block:
-      return t.block_h * t.block_w > 0 ? t.density * kIndexBits / (t.block_h * t.block_w) : 0.0;
-    default:
-      return 0.0;
+      if (t.block_h * t.block_w < 1) break;
+      s.format.ranks = {cp_rank("rows", "blocks", i16, 0),
+                        dense_rank("rows", "rows%" + std::to_string(t.block_h)),
+                        dense_rank("cols", "cols%" + std::to_string(t.block_w))};
+      s.unit = {unit_rank(1, d), unit_rank(t.block_h, d * t.block_h),
+                unit_rank(t.block_w, d * t.block_h * t.block_w)};
+      s.format.ranks[0].flattened_rank_ids = {{"rows", "cols"}};
+      s.unit_elements = t.block_h * t.block_w;
+      break;
   }
+  return s;
+}
+
+double metadata_bits_per_element(const TensorSparsity& t) {
+  const StructureFormat s = structure_format(t);
+  if (s.format.ranks.empty() || s.unit_elements <= 0) return 0.0;
+  return workload::format_bits(s.format, s.unit).total() / s.unit_elements;
 }
 
 double storage_ratio(const TensorSparsity& t, SparseMode mode, int word_bits) {

@@ -66,6 +66,31 @@ TEST(Sparsity, MetadataAndStorage) {
   EXPECT_DOUBLE_EQ(metadata_bits_per_element(blk), 0.25 * 16 / 16);
 }
 
+// The MAESTRO-class structures in the one vocabulary of formats: each one's per-rank formats,
+// and the metadata bits of one unit (exact: the numbers above come from these).
+TEST(Sparsity, StructuresAreFormatsOfTheOneVocabulary) {
+  auto str = [](const TensorSparsity& t) { return structure_format(t).format.str(); };
+  EXPECT_EQ(str(TensorSparsity{}), "U(elements)");
+  EXPECT_EQ(str(parsed("W=0.25", "")), "B(elements; m1 p0)");
+  EXPECT_EQ(str(parsed("", "W=nm:2:4")), "U(groups/4) CP(2 of 4; m2 p0)");
+  EXPECT_EQ(str(parsed("", "W=nm:3:5")), "U(groups/5) CP(3 of 5; m3 p0)");
+  EXPECT_EQ(str(parsed("W=0.5", "W=cvse:8")), "CP(vectors; m16 p0) U(rows%8)");
+  EXPECT_EQ(str(parsed("W=0.25", "W=block:4x2")), "CP(blocks; m16 p0) U(rows%4) U(cols%2)");
+  // cvse:8 at d = 0.5: a unit of 8 elements holds 0.5 vectors: 0.5 * 16 = 8 bits, 1 per element.
+  const StructureFormat cv = structure_format(parsed("W=0.5", "W=cvse:8"));
+  EXPECT_EQ(cv.unit_elements, 8);
+  EXPECT_EQ(workload::format_bits(cv.format, cv.unit).total(), 8);
+  EXPECT_EQ(metadata_bits_per_element(parsed("W=0.5", "W=cvse:8")), 1);
+  // nm:3:5: 0.6 coordinates per element of 3 bits.
+  EXPECT_EQ(metadata_bits_per_element(parsed("", "W=nm:3:5")), 0.6 * 3);
+  // block:4x2 at d = 0.25: 0.25 * 16 / 8 = 0.5.
+  EXPECT_EQ(metadata_bits_per_element(parsed("W=0.25", "W=block:4x2")), 0.5);
+  TensorSparsity bad;
+  bad.structure = Structure::ColumnVector;  // no V
+  EXPECT_TRUE(structure_format(bad).format.ranks.empty());
+  EXPECT_EQ(metadata_bits_per_element(bad), 0);
+}
+
 TEST(Sparsity, EffectualFraction) {
   SparsityOptions s;
   EXPECT_EQ(effectual_fraction(s), 1.0);

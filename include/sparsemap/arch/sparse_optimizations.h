@@ -6,37 +6,24 @@
 #include <string>
 #include <vector>
 
+#include "sparsemap/workload/tensor_format.h"
+
 namespace sparsemap::arch {
 
-// A rank's representation format (Sparseloop's names): uncompressed offset pair, coordinate
-// payload, bitmask, uncompressed bitmask, run-length encoding.
-enum class RankFormat { kUOP, kCP, kB, kUB, kRLE };
+// A rank's representation format and a data space's per-rank formats are the one vocabulary of
+// formats (workload/tensor_format.h), shared with the kernels' formats and the MAESTRO-class
+// path.
+using workload::rank_compressed;
+using workload::rank_format_name;
+using workload::RankFormat;
+using workload::RankSpec;
 
-const char* rank_format_name(RankFormat f);  // "UOP", "CP", "B", "UB", "RLE"
-
-// Whether a rank in this format stores only the nonzero coordinates (CP, B, RLE): Timeloop's
-// "rank compressed"; UOP and UB keep every coordinate.
-bool rank_compressed(RankFormat f);
-
-struct RankSpec {
-  RankFormat format = RankFormat::kUOP;
-  int metadata_word_bits =
-      -1;  // bits per metadata word; -1: 1 for B, else the level's metadata datawidth
-  int payload_word_bits = -1;  // bits per payload word; -1: the level's default
-  // Problem dimensions this rank flattens, one list per fibre rank (`flattened_rankIDs`).
-  std::vector<std::vector<std::string>> flattened_rank_ids;
-  bool operator==(const RankSpec& o) const {
-    return format == o.format && metadata_word_bits == o.metadata_word_bits &&
-           payload_word_bits == o.payload_word_bits && flattened_rank_ids == o.flattened_rank_ids;
-  }
-};
-
-struct DataSpaceFormat {
+// A data space's representation format at a level: its ranks (outermost first, as the YAML
+// lists them) and Sparseloop's per-data-space options.
+struct DataSpaceFormat : workload::TensorFormat {
   std::string data_space;
-  std::vector<RankSpec> ranks;   // outermost rank first, as the YAML lists them
   bool inner_to_outer = true;    // `rank_application_order` (Timeloop's default: inner_to_outer)
   double compression_rate = -1;  // `compression_rate` when given, else -1
-  bool compressed() const;       // some rank is compressed
   bool operator==(const DataSpaceFormat& o) const {
     return data_space == o.data_space && ranks == o.ranks && inner_to_outer == o.inner_to_outer &&
            compression_rate == o.compression_rate;

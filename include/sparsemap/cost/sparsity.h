@@ -5,8 +5,10 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sparsemap/cost/cost.h"
+#include "sparsemap/workload/tensor_format.h"
 
 namespace sparsemap::cost {
 
@@ -42,7 +44,26 @@ struct SparsityOptions {
   bool operator==(const SparsityOptions& o) const { return tensors == o.tensors && mode == o.mode; }
 };
 
-// Metadata bits stored per element of the (uncompressed) tensor when it is compressed:
+// A structure's per-rank formats in the one vocabulary of formats (workload/tensor_format.h;
+// docs/formats.md) as this path prices them, and what one unit of `unit_elements` elements of
+// the tensor holds of each rank (expected counts, d = density):
+//   Dense         U(elements)                                  unit 1 element
+//   Unstructured  B(elements; m1)                              unit 1 element: 1 bit
+//   NM            U(groups) CP(N of M; m ceil(log2 M))         unit 1 element: d coordinates
+//   ColumnVector  CP(vectors; m16) U(rows%V)                   unit V elements: d coordinates
+//   Block         CP(blocks; m16) U(rows%H) U(cols%W)          unit H*W elements: d coordinates
+// Coordinates are 16-bit where the kernels store int32, and the outer offsets rank of CVSE and
+// BSR (UOP, a constant per row group rather than per element) is left out. No ranks (and 0
+// elements) for a structure whose parameters are missing (m, V or H*W < 1).
+struct StructureFormat {
+  workload::TensorFormat format;
+  std::vector<workload::RankOccupancy> unit;  // per rank, outermost first
+  double unit_elements = 0;
+};
+StructureFormat structure_format(const TensorSparsity& t);
+
+// Metadata bits stored per element of the (uncompressed) tensor when it is compressed: the bits
+// of structure_format(t) (workload::format_bits) over its unit's elements:
 //   Unstructured  1                          (a bitmask)
 //   NM            (n/m) * ceil(log2 m)       (the position of each kept value in its group)
 //   ColumnVector  d * 16 / V                 (a 16-bit column index per kept vector)

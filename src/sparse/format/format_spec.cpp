@@ -78,30 +78,6 @@ std::string FormatSpec::str() const {
   return "?";
 }
 
-std::string FormatSpec::levels() const {
-  const std::string vs = std::to_string(v), ms = std::to_string(m), ns = std::to_string(n);
-  switch (kind) {
-    case FormatKind::Dense:
-      return "(dense rows, dense cols)";
-    case FormatKind::Csr:
-      return "(dense rows, compressed cols)";
-    case FormatKind::Bsr:
-      return "(dense block-rows/" + std::to_string(bh) + ", compressed block-cols/" +
-             std::to_string(bw) + ", dense " + std::to_string(bh) + ", dense " +
-             std::to_string(bw) + ")";
-    case FormatKind::Cvse:
-      return "(dense row-groups/" + vs + ", compressed cols, dense " + vs + ")";
-    case FormatKind::Nm:
-      return axis == NmAxis::Row
-                 ? "(dense rows, dense col-groups/" + ms + ", singleton " + ns + " of " + ms + ")"
-                 : "(dense row-groups/" + ms + ", dense cols, singleton " + ns + " of " + ms + ")";
-    case FormatKind::Vnm:
-      return "(dense row-blocks/" + vs + ", dense col-groups/" + ms + ", singleton 4 of " + ms +
-             ", dense " + vs + " rows, singleton " + ns + " of 4)";
-  }
-  return "?";
-}
-
 double FormatSpec::intrinsic_sparsity() const {
   if ((kind == FormatKind::Nm || kind == FormatKind::Vnm) && m > 0)
     return 1.0 - static_cast<double>(n) / m;

@@ -190,7 +190,7 @@ TEST(FormatSpec, ParseAndPrint) {
   EXPECT_EQ(parse_format("nm:2:4:row").str(), "nm:2:4");
   EXPECT_DOUBLE_EQ(parse_format("nm:2:4").intrinsic_sparsity(), 0.5);
   EXPECT_DOUBLE_EQ(parse_format("vnm:64:2:8").intrinsic_sparsity(), 0.75);
-  EXPECT_EQ(parse_format("cvse:8").levels(), "(dense row-groups/8, compressed cols, dense 8)");
+  EXPECT_EQ(parse_format("cvse:8").levels().str(), "UOP(rows/8; p32) CP(cols; m32 p0) U(rows%8)");
   for (const char* t : {"", "csr:1", "cvse", "cvse:3", "cvse:x", "bsr:4", "bsr:0x4", "nm:5:4",
                         "nm:2:4:diag", "vnm:8:5:8", "vnm:8:2:2", "coo", "cvse:-8"})
     EXPECT_THROW(parse_format(t), InputError) << t;

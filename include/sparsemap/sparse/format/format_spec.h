@@ -4,8 +4,10 @@
 
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "sparsemap/sparse/format/formats.h"
+#include "sparsemap/workload/tensor_format.h"
 
 namespace sparsemap::sparse {
 
@@ -25,9 +27,12 @@ struct FormatSpec {
   std::string str() const;
   // The family name used in JSON: "dense", "csr", "bsr", "cvse", "nm", "vnm".
   std::string family() const;
-  // TACO-style level formats, outermost first, e.g. "(dense row-groups/8, compressed cols,
-  // dense 8)".
-  std::string levels() const;
+  // The format's per-rank formats, outermost first, in the one vocabulary of formats
+  // (workload/tensor_format.h; table in docs/formats.md), with the widths our kernels store:
+  // 32-bit offsets and coordinates, ceil(log2 M)-bit N:M offsets. Ranks run over "rows" or
+  // "cols" (flattened_rank_ids); levels().str() is the one-line text, e.g. cvse:8 ->
+  // "UOP(rows/8; p32) CP(cols; m32 p0) U(rows%8)".
+  workload::TensorFormat levels() const;
   // The sparsity the format itself fixes (1 - N/M for nm and vnm), or -1 when it fixes none.
   double intrinsic_sparsity() const;
 
@@ -49,6 +54,13 @@ Footprint footprint(const AnySparse& a);
 void validate(const AnySparse& a);
 // Stored value slots (including explicit zeros and padding): what a kernel multiplies.
 int64_t stored_values(const AnySparse& a);
+
+// What a stored matrix holds of each rank of spec_of(a).levels(), outermost first: fibre shape,
+// fibres, and coordinates held (explicit zeros and padding slots included: what is stored).
+// workload::format_bits(spec_of(a).levels(), rank_occupancy(a)) gives the bits of each rank's
+// metadata and payload; per rank ceil(bits / 8) bytes sum to footprint(a).metadata_bytes, and
+// the innermost rank's coordinates are stored_values(a).
+std::vector<workload::RankOccupancy> rank_occupancy(const AnySparse& a);
 
 // Stores `a` (its kept entries, or its non-zeros without a mask) in the format `spec`.
 AnySparse convert(ConstMatrixView a, const FormatSpec& spec, const Mask* keep = nullptr);

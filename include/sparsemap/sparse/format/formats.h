@@ -1,13 +1,15 @@
 // Sparse matrix formats (CSR, BSR, column-vector CVSE, N:M, V:N:M) as value types, with
 // conversions from and to dense, validation of every invariant, and memory footprints.
 //
-// Each format is a TACO-style list of level formats, outermost first (see FormatSpec::levels()):
-//   CSR    (dense rows, compressed cols)
-//   BSR    (dense block-rows, compressed block-cols, dense bh, dense bw)
-//   CVSE   (dense row-groups of V rows, compressed cols, dense V)          -- CSR of V x 1 vectors
-//   N:M    (dense lines, dense groups of M, singleton: N offsets in a group)
-//   V:N:M  (dense row-blocks of V, dense groups of M, singleton: 4 selected cols,
-//           then per row singleton: N of those 4)                           -- VENOM
+// Each format is a list of per-rank formats, outermost first, in the one vocabulary of formats
+// (FormatSpec::levels(), workload/tensor_format.h; table in docs/formats.md); U is a dense rank
+// that stores nothing, m / p the metadata / payload bits per coordinate / offset:
+//   CSR    UOP(rows; p32) CP(cols; m32)
+//   BSR    UOP(rows/bh; p32) CP(cols/bw; m32) U(rows%bh) U(cols%bw)
+//   CVSE   UOP(rows/V; p32) CP(cols; m32) U(rows%V)                     -- CSR of V x 1 vectors
+//   N:M    U(rows) U(cols/M) CP(N of cols%M; m ceil(log2 M))   (axis Col: rows and cols swap)
+//   V:N:M  U(rows/V) U(cols/M) CP(4 of cols%M; m ceil(log2 M)) U(rows%V) CP(N of 4; m2)
+//                                                                        -- VENOM
 // All formats hold fp32 values and int32 / uint8 metadata. Rows or columns that do not fill the
 // last group or block are padding: they exist in the storage, hold 0, and are never written to C.
 #pragma once
