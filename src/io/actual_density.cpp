@@ -41,10 +41,27 @@ std::string shape_text(const std::vector<int64_t>& v) {
 
 }  // namespace
 
-workload::DensityModel read_actual_density(const std::string& path, const workload::Einsum& p,
-                                           const std::string& ds, const SourceLocation& where) {
+workload::DensityModel actual_density_of(const sparse::DenseMatrix& a, const workload::Einsum& p,
+                                         const std::string& ds, const SourceLocation& where,
+                                         const std::string& source) {
   const int d = p.data_space_index(ds);
   if (d < 0)
+    throw InputError(where, "expected densities of the problem's data spaces, found '" + ds + "'");
+  const std::vector<int64_t> ext = data_space_extents(p, d);
+  if (!is_two_dimensional_view(a.rows, a.cols, ext))
+    throw InputError(where, "'" + source + "' holds " + std::to_string(a.rows) + " x " +
+                                std::to_string(a.cols) + " values; expected " + ds + "'s tensor, " +
+                                shape_text(ext) +
+                                " (1-D, or 2-D splitting its axes in this order)");
+  std::vector<uint8_t> nz(a.values.size());
+  for (size_t i = 0; i < nz.size(); ++i) nz[i] = a.values[i] != 0.0f;
+  return workload::actual_density(
+      std::make_shared<const workload::TensorOccupancy>(ext, std::move(nz), source));
+}
+
+workload::DensityModel read_actual_density(const std::string& path, const workload::Einsum& p,
+                                           const std::string& ds, const SourceLocation& where) {
+  if (p.data_space_index(ds) < 0)
     throw InputError(where, "expected densities of the problem's data spaces, found '" + ds + "'");
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -55,16 +72,7 @@ workload::DensityModel read_actual_density(const std::string& path, const worklo
   } catch (const InputError& e) {
     throw InputError(where, "the actual density of " + ds + ": " + e.what());
   }
-  const std::vector<int64_t> ext = data_space_extents(p, d);
-  if (!is_two_dimensional_view(a.rows, a.cols, ext))
-    throw InputError(where, "'" + path + "' holds " + std::to_string(a.rows) + " x " +
-                                std::to_string(a.cols) + " values; expected " + ds + "'s tensor, " +
-                                shape_text(ext) +
-                                " (1-D, or 2-D splitting its axes in this order)");
-  std::vector<uint8_t> nz(a.values.size());
-  for (size_t i = 0; i < nz.size(); ++i) nz[i] = a.values[i] != 0.0f;
-  return workload::actual_density(
-      std::make_shared<const workload::TensorOccupancy>(ext, std::move(nz), path));
+  return actual_density_of(a, p, ds, where, path);
 }
 
 }  // namespace sparsemap::io

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sparsemap/error.h"
+#include "sparsemap/sparse/format/dense.h"
 #include "sparsemap/workload/density.h"
 #include "sparsemap/workload/einsum.h"
 
@@ -30,5 +31,11 @@ bool is_two_dimensional_view(int64_t rows, int64_t cols, const std::vector<int64
 // a missing or unreadable file, or a shape that does not match, naming both shapes.
 workload::DensityModel read_actual_density(const std::string& path, const workload::Einsum& p,
                                            const std::string& ds, const SourceLocation& where);
+
+// The same for values already read (`a`, e.g. sparse::parse_npy's), labelled `source`: the
+// shape check and the tensor. InputError at `where` for an unknown data space or another shape.
+workload::DensityModel actual_density_of(const sparse::DenseMatrix& a, const workload::Einsum& p,
+                                         const std::string& ds, const SourceLocation& where,
+                                         const std::string& source);
 
 }  // namespace sparsemap::io
