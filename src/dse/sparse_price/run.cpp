@@ -220,7 +220,11 @@ Result run(const Options& o, search::Observer& observer) {
   res.model_name = model.name;
   std::vector<tl::NetworkLayer> layers;
   for (const auto& l : model.layers)
-    if (workload::is_gemm_class(l.kind)) layers.push_back({l.name, workload::to_einsum(l)});
+    if (workload::is_gemm_class(l.kind)) {
+      // Unnamed problems: map_network searches each distinct shape once.
+      layers.push_back({l.name, workload::to_einsum(l)});
+      layers.back().problem.name = "layer";
+    }
   if (layers.empty()) throw InputError({"<flag --model>"}, "expected a model with GEMM layers");
   for (const auto& [ds, d] : res.densities)
     if (layers.front().problem.data_space_index(ds) < 0)
@@ -251,6 +255,7 @@ Result run(const Options& o, search::Observer& observer) {
     row.name = layers[i].name;
     row.same_as = mapped.rows[i].same_as;
     row.problem = layers[i].problem;
+    row.problem.name = row.name;
     row.macs = row.problem.operations();
     price_layer(row, mapped.rows[i].r, i, o, res, hw, sparse);
     add_to_totals(res.total, row);
