@@ -7,6 +7,11 @@
 #include "sparsemap/error.h"
 #include "sparsemap/search/mpi.h"
 
+namespace sparsemap::cli {
+// sparse-price (a pruned model priced on a Sparseloop design): apps/cmd_sparse_price.cpp.
+void register_sparse_price(CLI::App& app);
+}  // namespace sparsemap::cli
+
 int main(int argc, char** argv) {
   sparsemap::cli::remember_args(argc, argv);
   // Under mpirun every rank runs the same command; search evaluations are split over the ranks
@@ -35,6 +40,7 @@ int main(int argc, char** argv) {
   sparsemap::cli::register_hwalloc(app);
   sparsemap::cli::register_report(app);
   sparsemap::cli::register_timeloop(app);
+  sparsemap::cli::register_sparse_price(app);
   sparsemap::cli::check_seed_options(app);
   if (argc > 1 && argv[1][0] != '-' &&
       app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {

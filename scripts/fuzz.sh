@@ -49,7 +49,7 @@ seed_patterns() {
     gamma_csv | confuciux_csv) echo '*.csv' ;;
     onnx) echo '*.onnx' ;;
     mtx) echo '*.mtx' ;;
-    npy) echo '*.npy' ;;
+    npy | actual_density) echo '*.npy' ;;
     timeloop_arch) echo '*.arch.yaml arch.yaml parsed-processed-input.yaml' ;;
     timeloop_problem) echo '*.prob.yaml parsed-processed-input.yaml' ;;
     timeloop_mapping) echo '*.map.yaml' ;;

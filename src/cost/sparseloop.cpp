@@ -453,7 +453,7 @@ int64_t level_cycles(const Nest& n, const std::vector<Work>& w, int i, int64_t c
 // for its density (under a threshold in tile blocks per block size and density decile, the
 // table below), i.e. multiplies the naive vector accesses by
 //   ratio = sum over k >= 1 of ceil(k / block) P(k) / (tile x density / block).
-double block_ratio(const Nest& n, const Work& x, int ds, int64_t block) {
+double block_ratio(const Nest& n, const Work& x, int ds, int level, int64_t block) {
   static const std::map<int64_t, std::vector<int>> kThreshold = {
       {2, {251, 125, 84, 63, 51, 42, 36, 32, 28, 1}},
       {4, {375, 188, 125, 94, 75, 63, 54, 47, 42, 1}},
@@ -467,8 +467,10 @@ double block_ratio(const Nest& n, const Work& x, int ds, int64_t block) {
   if (idx < 0 || idx >= static_cast<int>(it->second.size())) return 1;
   if (it->second[idx] <= x.tile / block) return 1;  // Timeloop divides integers here
   double total = 0;
+  const std::vector<int64_t> axes = n.axis_extents(ds, n.level_extents(level));
   for (int64_t k = 1; k <= x.tile; ++k)
-    total += static_cast<double>(ceil_div(k, block)) * n.prob(ds, x.tile, k);
+    total += static_cast<double>(ceil_div(k, block)) *
+             (n.actual(ds) ? n.prob(ds, axes, k) : n.prob(ds, x.tile, k));
   return total / (static_cast<double>(x.tile) * x.density / static_cast<double>(block));
 }
 
@@ -547,7 +549,7 @@ double dataspace_pj(const Nest& n, const Work& x, int ds, int i, const arch::Com
   auto md_accesses = [&](const std::vector<RankUnits>& v) {
     return md_width > 0 ? static_cast<double>(ceil_div(units_bits(x, v), md_width)) : 0.0;
   };
-  const double ratio = block_ratio(n, x, ds, block);
+  const double ratio = block_ratio(n, x, ds, i, block);
   double pj = 0;
   for (int a = 0; a < 3; ++a) {
     pj += static_cast<double>(ceil_div(x.random[a], block)) * ratio * ert_pj(c, names.random[a]);

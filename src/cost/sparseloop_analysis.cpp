@@ -40,6 +40,12 @@ std::vector<int64_t> Nest::level_extents(int level) const {
 std::pair<int64_t, int64_t> Nest::support(int ds, int64_t tile_points) const {
   if (!has_density[ds]) return {tile_points, tile_points};
   const auto& m = density[ds];
+  if (actual(ds)) {  // the flat view's occupancies
+    const auto h = m.tensor->flat_distribution(tile_points);
+    int64_t lo = 0;
+    while (lo + 1 < static_cast<int64_t>(h->size()) && (*h)[static_cast<size_t>(lo)] == 0) ++lo;
+    return {lo, static_cast<int64_t>(h->size()) - 1};
+  }
   const double x = static_cast<double>(tile_points) * m.density;
   if (m.distribution != workload::DensityDistribution::kHypergeometric)
     return {static_cast<int64_t>(std::floor(x)),
@@ -61,6 +67,27 @@ double Nest::prob(int ds, int64_t tile_points, int64_t occupancy) const {
   if (!has_density[ds]) return occupancy == tile_points ? 1 : 0;
   return workload::tile_occupancy_probability(density[ds], tile_points, tensor_points[ds],
                                               occupancy);
+}
+
+std::pair<int64_t, int64_t> Nest::support(int ds, const std::vector<int64_t>& axes) const {
+  int64_t points = 1;
+  for (int64_t a : axes) points *= a;
+  if (!actual(ds) || axes.size() != density[ds].tensor->shape().size())
+    return support(ds, points);
+  // The occupancies some tile of that shape has.
+  const auto h = density[ds].tensor->distribution(axes);
+  int64_t lo = 0, hi = static_cast<int64_t>(h->size()) - 1;
+  while (lo < hi && (*h)[static_cast<size_t>(lo)] == 0) ++lo;
+  return {lo, hi};
+}
+
+double Nest::prob(int ds, const std::vector<int64_t>& axes, int64_t occupancy) const {
+  if (!actual(ds)) {
+    int64_t points = 1;
+    for (int64_t a : axes) points *= a;
+    return prob(ds, points, occupancy);
+  }
+  return workload::tile_occupancy_probability(density[ds], axes, tensor_points[ds], occupancy);
 }
 
 int Nest::child(int level, int ds) const {
@@ -222,8 +249,7 @@ Ineffectual ineffectual_probability(const Nest& n, int level, int target,
     }
     std::vector<int64_t> cond_ext(n.dims);
     for (int d = 0; d < n.dims; ++d) cond_ext[d] = static_cast<int64_t>(cm[d]);
-    const int64_t pts = n.points(leader, cond_ext);
-    effectual *= 1 - n.prob(leader, pts, 0);
+    effectual *= 1 - n.prob(leader, n.axis_extents(leader, cond_ext), 0);
   }
   out.p = 1 - effectual;
   return out;

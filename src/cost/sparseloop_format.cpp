@@ -21,12 +21,29 @@ int adjust_bits(int given, const arch::StorageLevel& s) {
 }
 
 // The probability that `points` points of a tile of `shape` points holding `k` nonzeros are
-// all zeros, under the data space's model constrained to that tile.
+// all zeros, under the data space's model constrained to that tile. An actual tensor's tile of
+// k nonzeros is taken to hold them uniformly: C(shape - points, k) / C(shape, k)
+// = prod_{j < k} (shape - points - j) / (shape - j), multiplied out when k or points is small
+// (exact for 12/16 = 0.75, where lgamma is a rounding off and ceil() would jump).
 double constrained_empty(const Nest& n, int ds, int64_t points, int64_t shape, int64_t k) {
   if (points <= 0) return 1;
+  if (n.actual(ds) && std::min(points, k) <= 64) {
+    if (points > shape - k) return 0;
+    double p = 1;
+    if (k <= points)
+      for (int64_t j = 0; j < k; ++j)
+        p *= static_cast<double>(shape - points - j) / static_cast<double>(shape - j);
+    else  // the same ratio as C(shape - k, points) / C(shape, points)
+      for (int64_t j = 0; j < points; ++j)
+        p *= static_cast<double>(shape - k - j) / static_cast<double>(shape - j);
+    return p;
+  }
   if (n.has_density[ds] &&
-      n.density[ds].distribution == workload::DensityDistribution::kHypergeometric) {
+      (n.density[ds].distribution == workload::DensityDistribution::kHypergeometric ||
+       n.density[ds].distribution == workload::DensityDistribution::kActual)) {
     workload::DensityModel m = n.density[ds];
+    m.distribution = workload::DensityDistribution::kHypergeometric;
+    m.tensor = nullptr;
     m.workload_tensor_size = shape;
     m.density = static_cast<double>(k) / static_cast<double>(shape);
     return workload::tile_occupancy_probability(m, points, shape, 0);
@@ -179,6 +196,7 @@ FormatOccupancy format_occupancy(const Nest& n, int level, int ds,
     out.metadata_bits.push_back(adjust_bits(md_bits, s));
     out.payload_bits.push_back(adjust_bits(f.ranks[ranks - 1 - r].payload_word_bits, s));
   }
+  const std::vector<int64_t> axes = n.axis_extents(ds, n.level_extents(level));
   const int64_t shape = n.points(ds, n.level_extents(level));
   if (shape <= 0) return out;
   const RankLayout layout = rank_layout(n, level, ds, formats);
@@ -191,9 +209,9 @@ FormatOccupancy format_occupancy(const Nest& n, int level, int ds,
   // The occupancies the tile can have, and their probabilities (known nonempty below a
   // compressed parent).
   std::vector<std::pair<int64_t, double>> occ;
-  const auto [lo, hi] = n.support(ds, shape);
+  const auto [lo, hi] = n.support(ds, axes);
   for (int64_t k = lo; k <= hi; ++k) {
-    const double pk = n.prob(ds, shape, k);
+    const double pk = n.prob(ds, axes, k);
     if (pk > 0) occ.emplace_back(k, pk);
   }
   if (parent_compressed && !occ.empty() && occ.front().first == 0 && occ.front().second < 1) {

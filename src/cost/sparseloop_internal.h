@@ -52,6 +52,14 @@ struct Nest {
   std::pair<int64_t, int64_t> support(int ds, int64_t tile_points) const;
   // Probability that `tile_points` points of ds hold `occupancy` nonzeros.
   double prob(int ds, int64_t tile_points, int64_t occupancy) const;
+  // The same for a tile of ds of these extents per projection axis (axis_extents): an actual
+  // density model counts the tensor's tiles of that shape; the others use the points.
+  std::pair<int64_t, int64_t> support(int ds, const std::vector<int64_t>& axes) const;
+  double prob(int ds, const std::vector<int64_t>& axes, int64_t occupancy) const;
+  bool actual(int ds) const {
+    return has_density[ds] && density[ds].distribution == workload::DensityDistribution::kActual &&
+           density[ds].tensor;
+  }
   // The next level inside `level` keeping ds, or `levels` (the compute units).
   int child(int level, int ds) const;
 };

@@ -515,7 +515,7 @@ TimeloopInputs parse_document(const std::string& text, const std::string& file,
     if (key == "problem") {
       in.problem = parse_problem(r, v);
       if (v.IsMap() && v["instance"].IsMap())
-        in.densities = timeloop_detail::parse_densities(r, v["instance"]["densities"]);
+        in.densities = timeloop_detail::parse_densities(r, v["instance"]["densities"], *in.problem);
       for (const auto& [name, m] : in.densities)
         if (in.problem->data_space_index(name) < 0)
           r.fail(v["instance"]["densities"],

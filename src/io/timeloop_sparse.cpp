@@ -1,8 +1,10 @@
 // Timeloop 3's (Sparseloop's) sparse inputs: `sparse_optimizations` (top-level `targets:` form,
 // or per !Component in the v0.4 tag form) and the problem instance's `densities`.
 #include <cmath>
+#include <filesystem>
 #include <set>
 
+#include "sparsemap/io/actual_density.h"
 #include "sparsemap/io/timeloop.h"
 #include "timeloop_yaml.h"
 
@@ -287,8 +289,15 @@ arch::SparseOptimizations tag_sparse_optimizations(const Reader& r, const YAML::
   return out;
 }
 
-std::map<std::string, workload::DensityModel> parse_densities(const Reader& r,
-                                                              const YAML::Node& n) {
+// `file:` of an actual density: relative to the YAML file's folder.
+std::string beside(const Reader& r, const std::string& file) {
+  const std::filesystem::path f(file);
+  if (f.is_absolute()) return file;
+  return (std::filesystem::path(r.file()).parent_path() / f).string();
+}
+
+std::map<std::string, workload::DensityModel> parse_densities(const Reader& r, const YAML::Node& n,
+                                                              const workload::Einsum& problem) {
   std::map<std::string, workload::DensityModel> out;
   if (!given(n)) return out;
   r.each(n, "densities (a data space name -> a density or {distribution, density})",
@@ -306,7 +315,11 @@ std::map<std::string, workload::DensityModel> parse_densities(const Reader& r,
              return;
            }
            bool has_density = false;
-           r.each(v, "a density model (distribution, density, band_width, workload_tensor_size)",
+           YAML::Node file;
+           bool has_file = false;
+           r.each(v,
+                  "a density model (distribution, density, band_width, workload_tensor_size, "
+                  "file)",
                   [&](const std::string& k, const YAML::Node& mkn, const YAML::Node& mv) {
                     if (k == "distribution") {
                       // fixed-structured: v3.0.3's spelling.
@@ -317,10 +330,12 @@ std::map<std::string, workload::DensityModel> parse_densities(const Reader& r,
                         m.distribution = workload::DensityDistribution::kHypergeometric;
                       else if (t == "banded" || t == "diagonal")
                         m.distribution = workload::DensityDistribution::kBanded;
+                      else if (t == "actual")
+                        m.distribution = workload::DensityDistribution::kActual;
                       else
                         r.fail(mv,
-                               "expected a distribution fixed_structured, hypergeometric or "
-                               "banded, found " +
+                               "expected a distribution fixed_structured, hypergeometric, "
+                               "banded or actual, found " +
                                    quote_input(t, 30));
                     } else if (k == "density") {
                       m.density = density(mv);
@@ -332,12 +347,28 @@ std::map<std::string, workload::DensityModel> parse_densities(const Reader& r,
                       m.workload_tensor_size = r.integer(mv, "workload_tensor_size");
                       if (m.workload_tensor_size < 0 || m.workload_tensor_size > (int64_t{1} << 50))
                         r.fail(mv, "expected a workload_tensor_size between 0 and 2^50");
+                    } else if (k == "file") {
+                      (void)r.scalar(mv, "a file name");
+                      file = mv;
+                      has_file = true;
                     } else {
                       r.fail(mkn, "unknown key '" + k +
                                       "' in a density model: expected distribution, density, "
-                                      "band_width or workload_tensor_size");
+                                      "band_width, workload_tensor_size or file");
                     }
                   });
+           if (m.distribution == workload::DensityDistribution::kActual) {
+             // The tensor gives the density: {distribution: actual, file: F.npy}, nothing else.
+             if (!has_file) r.fail(v, "expected a file (.npy) for the actual density of " + ds);
+             if (has_density || m.band_width || m.workload_tensor_size)
+               r.fail(v,
+                      "expected only a file with distribution actual (the tensor gives the "
+                      "density)");
+             out[ds] =
+                 io::read_actual_density(beside(r, file.Scalar()), problem, ds, r.where(file));
+             return;
+           }
+           if (has_file) r.fail(file, "expected a file only with distribution actual");
            if (!has_density && m.distribution != workload::DensityDistribution::kBanded)
              r.fail(v, "expected a density for " + quote_input(ds, 30));
            out[ds] = m;

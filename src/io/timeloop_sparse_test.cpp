@@ -202,8 +202,8 @@ TEST(TimeloopSparse, MalformedInputsAreOneLineErrors) {
   EXPECT_EQ(parse_error(prob + "      A: 1.5\n"),
             "in.yaml:6:10: expected a density between 0 and 1");
   EXPECT_EQ(parse_error(prob + "      A: {distribution: fancy, density: 0.5}\n"),
-            "in.yaml:6:25: expected a distribution fixed_structured, hypergeometric or banded, "
-            "found 'fancy'");
+            "in.yaml:6:25: expected a distribution fixed_structured, hypergeometric, banded or "
+            "actual, found 'fancy'");
   EXPECT_EQ(parse_error(prob + "      A: {distribution: hypergeometric}\n"),
             "in.yaml:6:10: expected a density for 'A'");
   EXPECT_EQ(parse_error(prob + "      Q: 0.5\n"),

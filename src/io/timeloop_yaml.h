@@ -56,6 +56,7 @@ std::string normalise_key(const std::string& key);
 
 #include "sparsemap/arch/sparse_optimizations.h"
 #include "sparsemap/workload/density.h"
+#include "sparsemap/workload/einsum.h"
 
 namespace sparsemap::arch {
 struct Hierarchy;
@@ -74,8 +75,11 @@ arch::SparseOptimizations parse_sparse_optimizations(const Reader& r, const YAML
 // flattened form).
 arch::SparseOptimizations tag_sparse_optimizations(const Reader& r, const YAML::Node& arch_node);
 // `problem.instance.densities`: name -> a density (fixed_structured) or {distribution, density,
-// band_width, workload_tensor_size}.
-std::map<std::string, workload::DensityModel> parse_densities(const Reader& r, const YAML::Node& n);
+// band_width, workload_tensor_size}, or {distribution: actual, file: F.npy}; an actual density's
+// file is read as the data space of `problem` it names (io/actual_density.h), its path relative to
+// the YAML file's folder.
+std::map<std::string, workload::DensityModel> parse_densities(const Reader& r, const YAML::Node& n,
+                                                              const workload::Einsum& problem);
 
 }  // namespace sparsemap::io::timeloop_detail
 

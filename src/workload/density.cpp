@@ -13,6 +13,8 @@ const char* density_distribution_name(DensityDistribution d) {
       return "hypergeometric";
     case DensityDistribution::kBanded:
       return "banded";
+    case DensityDistribution::kActual:
+      return "actual";
   }
   return "?";
 }
@@ -48,6 +50,11 @@ constexpr int64_t kProductMaxPoints = 4096;
 double tile_occupancy_probability(const DensityModel& m, int64_t tile_points, int64_t tensor_points,
                                   int64_t occupancy) {
   if (tile_points <= 0) return occupancy == 0 ? 1 : 0;
+  if (m.distribution == DensityDistribution::kActual && m.tensor) {
+    const auto h = m.tensor->flat_distribution(tile_points);
+    if (occupancy < 0 || occupancy >= static_cast<int64_t>(h->size())) return 0;
+    return (*h)[static_cast<size_t>(occupancy)];
+  }
   if (m.distribution == DensityDistribution::kHypergeometric) {
     const int64_t big_n = m.workload_tensor_size > 0 ? m.workload_tensor_size : tensor_points;
     const auto r = static_cast<int64_t>(std::ceil(m.density * static_cast<double>(big_n)));
@@ -64,6 +71,24 @@ double tile_occupancy_probability(const DensityModel& m, int64_t tile_points, in
   if (static_cast<double>(occupancy) == lo) return 1 - frac;
   if (static_cast<double>(occupancy) == std::ceil(x)) return frac;
   return 0;
+}
+
+double tile_occupancy_probability(const DensityModel& m, const std::vector<int64_t>& tile_axes,
+                                  int64_t tensor_points, int64_t occupancy) {
+  if (m.distribution == DensityDistribution::kActual && m.tensor &&
+      tile_axes.size() == m.tensor->shape().size())
+    return m.tensor->probability(tile_axes, occupancy);
+  int64_t points = 1;
+  for (int64_t a : tile_axes) points *= a;
+  return tile_occupancy_probability(m, points, tensor_points, occupancy);
+}
+
+DensityModel actual_density(std::shared_ptr<const TensorOccupancy> tensor) {
+  DensityModel m;
+  m.distribution = DensityDistribution::kActual;
+  m.density = tensor ? tensor->density() : 1;
+  m.tensor = std::move(tensor);
+  return m;
 }
 
 double expected_tile_occupancy(const DensityModel& m, int64_t tile_points) {

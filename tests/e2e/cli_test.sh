@@ -443,6 +443,14 @@ printf 'sparse_optimizations:\n  targets:\n  - name: Buffer\n    representation_
 run 2 timeloop "$sl/arch.yaml" "$tmp/bad.sparse.yaml" &&
   check "timeloop bad rank format" grep -q "bad.sparse.yaml:7:26: expected a rank format UOP, CP, B, UB or RLE, found 'ZZ'" "$tmp/err" &&
   check "timeloop bad rank format one line" test "$(wc -l <"$tmp/err")" -eq 1
+# sparse-price (docs/sparseloop.md): a bad --prune, and an actual density whose file is missing,
+# are one line, exit status 2.
+run 2 sparse-price --hw "$sl" --model resnet18 --prune nm:2 && one_line "sparse-price bad prune" \
+  "^sparsemap: <flag --prune>: expected nm:N:M, vnm:V:N:M, unstructured:S, cvse:V:S or bsr:HxW:S (S a sparsity in \[0, 1)), found 'nm:2'$"
+sed 's/^        density: 0.25/        file: no.npy/; s/distribution: fixed_structured.*/distribution: actual/' \
+  tests/data/sparseloop/01.2.3-SCDU-dot-product/problem.yaml >"$tmp/actual.yaml"
+run 2 timeloop tests/data/sparseloop/01.2.3-SCDU-dot-product/arch.yaml "$tmp/actual.yaml" &&
+  one_line "actual density missing file" "actual.yaml:25:15: no file '$tmp/no.npy' for the actual density of A"
 # timeloop --hw: a preset's three-level hierarchy (DRAM, L2, L1 per PE, MAC) and its ERT; one PE.
 tp=tests/data/timeloop/03-model-conv1d+oc-3level/prob/conv1d+oc.prob.yaml
 printf 'mapping:\n- target: L2\n  type: temporal\n  factors: R=1 P=16 K=16\n  permutation: PRK\n- target: L1\n  type: temporal\n  factors: R=3 P=1 K=2\n  permutation: RPK\n' >"$tmp/hw.map.yaml"
