@@ -151,7 +151,7 @@ TEST(TimeloopSparse, ReadsTimeloop303Spelling) {
   EXPECT_EQ(parse_error("problem:\n  shape: {name: s, dimensions: [K], data-spaces: [{name: A, "
                         "projection: [[[K]]]}]}\n  instance:\n    K: 4\n    densities:\n      A: "
                         "{distribution: fixed-structure, density: 0.5}\n"),
-            "in.yaml:6:25: expected a distribution fixed_structured, hypergeometric or banded, "
+            "in.yaml:6:25: expected a distribution fixed_structured, hypergeometric, banded or actual, "
             "found 'fixed_structure'");
 }
 

@@ -101,6 +101,8 @@ fits "prune-compare" prune-compare --data synthetic --train-limit 128 --test-lim
 fits "prune-overhead" prune-overhead --data synthetic --algos magnitude --steps 1 --rounds 1 --batch 16 --threads 1
 fits "report" report --model resnet18 --hw maestro-example --budget 20 --codesign-budget 16 --spmm-shapes 1 \
   --spmm-cols 16 --spmm-sparsity 0.9 --spmm-min-ms 0.2 --out "$tmp/report.html"
+fits "sparse-price" sparse-price --hw tests/data/sparseloop/04.2.1-eyeriss-like-gating --model resnet18 \
+  --budget 20 --quiet
 fits "timeloop" timeloop tests/data/timeloop/04-model-conv1d+oc-3levelspatial/ref-output/kp/parsed-processed-input.yaml \
   tests/data/timeloop/04-model-conv1d+oc-3levelspatial/ref-output/kp/timeloop-model.ERT.yaml
 fits "train" train --data synthetic --steps 4 --batch 8 --train-limit 64 --test-limit 16 --eval-every 2 --quick --threads 1
