@@ -90,17 +90,17 @@ void run_sparse_price(const SparsePriceArgs& a) {
   std::string dens;
   for (const auto& [ds, d] : r.densities) dens += ", " + ds + " " + fixed(d, 3);
   out << r.model_name << " pruned " << r.prune.text << " (seed " << a.o.seed << ") on "
-      << r.arch_name << " (" << r.arch_file << "), Weights: actual pruned tensors"
+      << r.arch_name << " (" << r.arch_file << ")\nWeights: actual pruned tensors"
       << (dens.empty() ? ", other data spaces dense" : dens + " (uniform)") << "\n"
       << r.total.priced << " of " << r.total.layers << " layers priced; mapper " << a.o.budget
       << " evaluations per distinct layer (" << fixed(r.map_s, 1) << " s), pricing "
       << fixed(r.price_s, 1) << " s\n";
   print_table(r, out);
-  out << "speedup: dense cycles / sparse cycles; energy x: sparse energy / dense energy (same "
-         "mapping, the dense run with every tensor dense)\n";
+  out << "speedup: dense cycles / sparse cycles; energy x: sparse energy / dense energy\n"
+         "(the same mapping; the dense run has every tensor dense)\n";
   if (a.o.spmm)
     out << "spmm: OpenBLAS sgemm / our " << r.prune.format.str() << " kernel (" << r.isa << ", "
-        << a.o.threads << " thread(s)) on the same pruned matrices x cols activation columns\n";
+        << a.o.threads << " thread(s))\non the same pruned matrices x cols activation columns\n";
   if (!r.spmm_warning.empty()) print_warning(r.spmm_warning);
   if (!a.json.empty()) write_json(sp::to_json(r), a.json);
 }
