@@ -42,24 +42,7 @@ TAGGED_BASES = {"conv1d": "03.2.3-conv1d+oc-spatial", "spmspm": "02.2.1-spMspM",
                 "eyeriss": "04.2.1-eyeriss-like-gating",
                 "eyerisscomp": "04.2.3-eyeriss-like-onchip-compression"}
 
-# Keys v3.0.3 reads only hyphenated (architecture, problem and sparse optimisations).
-HYPHENATED = {"data_spaces", "read_write", "cluster_size", "multiple_buffering",
-              "min_utilization", "num_ports", "representation_format", "action_optimization",
-              "compute_optimization", "condition_on", "flattened_rankIDs", "metadata_word_bits",
-              "payload_word_bits", "rank_application_order", "compression_rate"}
-VALUES = {"fixed_structured": "fixed-structured", "inner_to_outer": "inner-to-outer",
-          "outer_to_inner": "outer-to-inner", "skipping_spatial": "skipping-spatial"}
-
-
-def respell(node):
-    if isinstance(node, dict):
-        return {(k.replace("_", "-") if k in HYPHENATED else k): respell(v)
-                for k, v in node.items()}
-    if isinstance(node, list):
-        return [respell(v) for v in node]
-    if isinstance(node, str):
-        return VALUES.get(node, node)
-    return node
+from timeloop_v303 import respell  # noqa: E402  (bench/timeloop_v303.py)
 
 
 def base_spec(base):

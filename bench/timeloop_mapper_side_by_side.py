@@ -53,22 +53,7 @@ PROBLEMS = {
     "intmac": "timeloop+accelergy/ref-output/intmac",
 }
 
-# Keys v3.0.3 reads only hyphenated (later Timeloop versions translate '_' to '-').
-HYPHENATED = {"data_spaces", "read_write", "cluster_size", "multiple_buffering",
-              "min_utilization", "num_ports", "num_threads", "victory_condition",
-              "optimization_metrics", "max_permutations_per_if_visit", "live_status",
-              "search_size", "sync_interval", "log_stats", "log_suboptimal",
-              "diagnostics", "penalize_consecutive_bypass_fails", "emit_whoop_nest",
-              "log_oaves", "log_oaves_mappings", "log_all"}
-
-
-def respell(node):
-    if isinstance(node, dict):
-        return {(k.replace("_", "-") if k in HYPHENATED else k): respell(v)
-                for k, v in node.items()}
-    if isinstance(node, list):
-        return [respell(v) for v in node]
-    return node
+from timeloop_v303 import respell  # noqa: E402  (bench/timeloop_v303.py)
 
 
 def mapper_input(folder, work):
