@@ -22,13 +22,13 @@ py::object to_python(const nlohmann::json& j) {
   return py::module_::import("json").attr("loads")(j.dump());
 }
 
-const char* kind_name(mapping::DirectiveKind k) {
+const char* kind_name(mapping::LoopNestDirectiveKind k) {
   switch (k) {
-    case mapping::DirectiveKind::kTemporal:
+    case mapping::LoopNestDirectiveKind::kTemporal:
       return "temporal";
-    case mapping::DirectiveKind::kSpatial:
+    case mapping::LoopNestDirectiveKind::kSpatial:
       return "spatial";
-    case mapping::DirectiveKind::kDataspace:
+    case mapping::LoopNestDirectiveKind::kDataspace:
       break;
   }
   return "datatype";

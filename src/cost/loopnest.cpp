@@ -132,7 +132,7 @@ std::string LoopNestEvaluator::resolve(const mapping::LoopNest& m, LoopNestPoint
     int level = h_.find(d.target);
     if (level < 0) level = h_.find("inter_" + d.target + "_spatial");
     if (level < 0) return "mapping: no storage level named '" + d.target + "'";
-    if (d.kind == mapping::DirectiveKind::kDataspace) {
+    if (d.kind == mapping::LoopNestDirectiveKind::kDataspace) {
       for (const auto& name : d.keep) {
         const int k = p_.data_space_index(name);
         if (k < 0) return "mapping: " + d.target + " keeps '" + name + "', not a data space";
@@ -145,7 +145,7 @@ std::string LoopNestEvaluator::resolve(const mapping::LoopNest& m, LoopNestPoint
       }
       continue;
     }
-    const bool sp = d.kind == mapping::DirectiveKind::kSpatial;
+    const bool sp = d.kind == mapping::LoopNestDirectiveKind::kSpatial;
     int64_t* f = (sp ? x.spatial : x.temporal).data() + level * nd_;
     for (const auto& fac : d.factors) {
       const int k = p_.dim_index(fac.dim);

@@ -18,7 +18,7 @@ workload::DataSpace space(const std::string& name, const std::string& a, const s
   return d;
 }
 
-mapping::LoopNestDirective loops(const std::string& target, mapping::DirectiveKind kind,
+mapping::LoopNestDirective loops(const std::string& target, mapping::LoopNestDirectiveKind kind,
                                  std::vector<mapping::LoopFactor> f, const std::string& perm) {
   mapping::LoopNestDirective d;
   d.target = target;
@@ -47,7 +47,7 @@ TEST(LoopNestOnPreset, MaestroExampleHandWorked) {
   p.data_spaces = {space("A", "M", "K", false), space("B", "K", "N", false),
                    space("Z", "M", "N", true)};
   p.bounds = {{"M", 4}, {"N", 4}, {"K", 8}};
-  using K = mapping::DirectiveKind;
+  using K = mapping::LoopNestDirectiveKind;
   mapping::LoopNest m;
   m.directives = {loops("DRAM", K::kTemporal, {{"K", 2}}, "KMN"),
                   loops("L2", K::kSpatial, {{"M", 4}, {"N", 4}}, "MNK"),

@@ -16,7 +16,7 @@
 namespace sparsemap::cost {
 namespace {
 
-mapping::LoopNestDirective loops(const std::string& target, mapping::DirectiveKind kind,
+mapping::LoopNestDirective loops(const std::string& target, mapping::LoopNestDirectiveKind kind,
                                  std::vector<mapping::LoopFactor> f, const std::string& perm) {
   mapping::LoopNestDirective x;
   x.target = target;
@@ -49,7 +49,7 @@ SparseLoopResult sparseloop(double d) {
     c.actions.insert(c.actions.end(), md.begin(), md.end());
   }
   const workload::Einsum p = workload::to_einsum(workload::fc("fc", 16, 64, 64, false));
-  using K = mapping::DirectiveKind;
+  using K = mapping::LoopNestDirectiveKind;
   mapping::LoopNest m;
   m.directives = {loops("DRAM", K::kTemporal, {{"M", 16}}, "MNC"),
                   loops("L2", K::kSpatial, {{"M", 4}, {"C", 64}}, "MC"),
@@ -57,11 +57,16 @@ SparseLoopResult sparseloop(double d) {
   arch::SparseOptimizations sparse;
   std::map<std::string, workload::DensityModel> densities;
   if (d < 1) {
-    densities["Weights"] = {workload::DensityDistribution::kHypergeometric, d, 0, 0};
+    densities["Weights"].distribution = workload::DensityDistribution::kHypergeometric;
+    densities["Weights"].density = d;
     auto bitmask = [](int ranks) {
       arch::DataSpaceFormat f;
       f.data_space = "Weights";
-      for (int r = 0; r < ranks; ++r) f.ranks.push_back({arch::RankFormat::kB, 1, -1, {}});
+      for (int r = 0; r < ranks; ++r) {
+        f.ranks.emplace_back();
+        f.ranks.back().format = arch::RankFormat::kB;
+        f.ranks.back().metadata_word_bits = 1;
+      }
       return f;
     };
     sparse.levels.push_back({arch::kDramLevel, {bitmask(3)}, {}, false, false});

@@ -183,11 +183,12 @@ mapping::LoopNest to_mapping(const LoopNestPoint& x, const workload::Einsum& p,
                              const arch::Hierarchy& h) {
   mapping::LoopNest m;
   for (int i = 0; i < x.levels; ++i) {
-    for (const auto kind : {mapping::DirectiveKind::kTemporal, mapping::DirectiveKind::kSpatial}) {
+    for (const auto kind :
+         {mapping::LoopNestDirectiveKind::kTemporal, mapping::LoopNestDirectiveKind::kSpatial}) {
       mapping::LoopNestDirective d;
       d.target = h.storage[i].name;
       d.kind = kind;
-      const bool t = kind == mapping::DirectiveKind::kTemporal;
+      const bool t = kind == mapping::LoopNestDirectiveKind::kTemporal;
       const auto& order = t ? x.temporal_order : x.spatial_order;
       for (int pos = x.dims - 1; pos >= 0; --pos) {  // innermost first
         const int k = order[i * x.dims + pos];
@@ -199,7 +200,7 @@ mapping::LoopNest to_mapping(const LoopNestPoint& x, const workload::Einsum& p,
     }
     mapping::LoopNestDirective d;
     d.target = h.storage[i].name;
-    d.kind = mapping::DirectiveKind::kDataspace;
+    d.kind = mapping::LoopNestDirectiveKind::kDataspace;
     for (size_t ds = 0; ds < p.data_spaces.size(); ++ds)
       (x.keep[i] >> ds & 1 ? d.keep : d.bypass).push_back(p.data_spaces[ds].name);
     m.directives.push_back(d);

@@ -367,11 +367,11 @@ mapping::LoopNest parse_mapping(const Reader& r, const YAML::Node& node) {
                has_type = true;
                type_node = v;
                if (t == "temporal")
-                 d.kind = mapping::DirectiveKind::kTemporal;
+                 d.kind = mapping::LoopNestDirectiveKind::kTemporal;
                else if (t == "spatial")
-                 d.kind = mapping::DirectiveKind::kSpatial;
+                 d.kind = mapping::LoopNestDirectiveKind::kSpatial;
                else if (t == "bypass" || t == "dataspace" || t == "datatype")
-                 d.kind = mapping::DirectiveKind::kDataspace;
+                 d.kind = mapping::LoopNestDirectiveKind::kDataspace;
                else
                  r.fail(v, "expected type temporal, spatial, dataspace or bypass, found " +
                                quote_input(t, 40));

@@ -139,11 +139,11 @@ TEST(TimeloopArch, FlattenedFormOfExerciseFour) {
   const auto& d = in.mapping->directives;
   ASSERT_EQ(d.size(), 6u);
   EXPECT_EQ(d[1].target, "inter_PE_spatial");
-  EXPECT_EQ(d[1].kind, mapping::DirectiveKind::kSpatial);
+  EXPECT_EQ(d[1].kind, mapping::LoopNestDirectiveKind::kSpatial);
   EXPECT_EQ(d[1].factors,
             (std::vector<mapping::LoopFactor>{{"R", 1}, {"P", 1}, {"K", 1}, {"C", 16}}));
   EXPECT_EQ(d[1].permutation, "PRKC");
-  EXPECT_EQ(d[3].kind, mapping::DirectiveKind::kDataspace);
+  EXPECT_EQ(d[3].kind, mapping::LoopNestDirectiveKind::kDataspace);
   EXPECT_EQ(d[3].bypass, (std::vector<std::string>{"Weights", "Inputs", "Outputs"}));
   EXPECT_TRUE(d[3].keep.empty());
 }
@@ -234,14 +234,14 @@ TEST(TimeloopMapping, ReadsTheExerciseMapping) {
            .mapping;
   ASSERT_EQ(m.directives.size(), 5u);
   EXPECT_EQ(m.directives[1], (mapping::LoopNestDirective{"GlobalBuffer",
-                                                         mapping::DirectiveKind::kTemporal,
+                                                         mapping::LoopNestDirectiveKind::kTemporal,
                                                          {{"R", 1}, {"P", 16}, {"K", 16}},
                                                          "PRK",
                                                          -1,
                                                          {},
                                                          {}}));
   EXPECT_EQ(m.directives[4], (mapping::LoopNestDirective{"RegisterFile",
-                                                         mapping::DirectiveKind::kDataspace,
+                                                         mapping::LoopNestDirectiveKind::kDataspace,
                                                          {},
                                                          "",
                                                          -1,
@@ -295,7 +295,8 @@ TEST(TimeloopFiles, MapperProcessedInputHasNoMappingAndExtraInstanceKeys) {
   EXPECT_EQ(in.problem->bounds.size(), 7u);
   EXPECT_EQ(in.problem->bounds.at("P"), 112);
   EXPECT_EQ(in.problem->coefficient_values.at("Hstride"), 2);
-  EXPECT_EQ(in.mapping->directives[0].kind, mapping::DirectiveKind::kDataspace);  // "datatype"
+  EXPECT_EQ(in.mapping->directives[0].kind,
+            mapping::LoopNestDirectiveKind::kDataspace);  // "datatype"
   EXPECT_EQ(in.mapping->directives[9].factors,
             (std::vector<mapping::LoopFactor>{
                 {"C", 1}, {"M", 1}, {"R", 1}, {"S", 1}, {"N", 1}, {"P", 28}, {"Q", 4}}));

@@ -111,14 +111,14 @@ std::string write_timeloop_mapping(const mapping::LoopNest& m) {
     check_text(d.permutation, "the permutation", i);
     for (const auto& n : d.keep) check_text(n, "the name", i);
     for (const auto& n : d.bypass) check_text(n, "the name", i);
-    const bool dataspace = d.kind == mapping::DirectiveKind::kDataspace;
+    const bool dataspace = d.kind == mapping::LoopNestDirectiveKind::kDataspace;
     out << YAML::BeginMap;
     out << YAML::Key << "target" << YAML::Value;
     text(out, d.target);
     out << YAML::Key << "type" << YAML::Value
-        << (d.kind == mapping::DirectiveKind::kTemporal  ? "temporal"
-            : d.kind == mapping::DirectiveKind::kSpatial ? "spatial"
-                                                         : "datatype");
+        << (d.kind == mapping::LoopNestDirectiveKind::kTemporal  ? "temporal"
+            : d.kind == mapping::LoopNestDirectiveKind::kSpatial ? "spatial"
+                                                                 : "datatype");
     if (!d.factors.empty()) out << YAML::Key << "factors" << YAML::Value << factors_text(d, i);
     if (!d.permutation.empty()) {
       out << YAML::Key << "permutation" << YAML::Value;

@@ -13,11 +13,11 @@
 namespace sparsemap::io {
 namespace {
 
-using mapping::DirectiveKind;
+using mapping::LoopNestDirectiveKind;
 
 using testing::error_of;
 
-mapping::LoopNestDirective directive(std::string target, DirectiveKind kind,
+mapping::LoopNestDirective directive(std::string target, LoopNestDirectiveKind kind,
                                      std::vector<mapping::LoopFactor> factors = {},
                                      std::string permutation = "", int split = -1,
                                      std::vector<std::string> keep = {},
@@ -36,14 +36,15 @@ mapping::LoopNestDirective directive(std::string target, DirectiveKind kind,
 TEST(TimeloopWriter, ExactTextOfASmallMapping) {
   mapping::LoopNest m;
   m.directives.push_back(
-      directive("MainMemory", DirectiveKind::kTemporal, {{"R", 1}, {"P", 2}}, "PR", -1));
-  m.directives.push_back(directive("PE", DirectiveKind::kSpatial, {{"K", 4}, {"C", 2}}, "KC", 1));
+      directive("MainMemory", LoopNestDirectiveKind::kTemporal, {{"R", 1}, {"P", 2}}, "PR", -1));
   m.directives.push_back(
-      directive("RegisterFile", DirectiveKind::kTemporal, {{"R", 3}, {"P", 8}}, "RP"));
-  m.directives.push_back(directive("RegisterFile", DirectiveKind::kDataspace, {}, "", -1,
+      directive("PE", LoopNestDirectiveKind::kSpatial, {{"K", 4}, {"C", 2}}, "KC", 1));
+  m.directives.push_back(
+      directive("RegisterFile", LoopNestDirectiveKind::kTemporal, {{"R", 3}, {"P", 8}}, "RP"));
+  m.directives.push_back(directive("RegisterFile", LoopNestDirectiveKind::kDataspace, {}, "", -1,
                                    {"Outputs"}, {"Weights", "Inputs"}));
   m.directives.push_back(
-      directive("inter PE: spatial", DirectiveKind::kDataspace, {}, "", -1, {}, {}));
+      directive("inter PE: spatial", LoopNestDirectiveKind::kDataspace, {}, "", -1, {}, {}));
   EXPECT_EQ(write_timeloop_mapping(m),
             "mapping:\n"
             "  - target: MainMemory\n"
@@ -77,7 +78,7 @@ TEST(TimeloopWriter, ExactTextOfASmallMapping) {
 
 TEST(TimeloopWriter, RefusesWhatCannotReadBack) {
   mapping::LoopNest m;
-  m.directives.push_back(directive("", DirectiveKind::kTemporal, {{"R", 1}}, "R"));
+  m.directives.push_back(directive("", LoopNestDirectiveKind::kTemporal, {{"R", 1}}, "R"));
   EXPECT_THROW(write_timeloop_mapping(m), InputError);
   m.directives[0].target = "Buf";
   m.directives[0].factors = {{"R S", 2}};
@@ -91,7 +92,8 @@ TEST(TimeloopWriter, RefusesWhatCannotReadBack) {
 // well-formed UTF-8, tabs and YAML's special characters are written and read back equal.
 TEST(TimeloopWriter, NamesMustBeUtf8AndReadBackEqual) {
   mapping::LoopNest m;
-  m.directives.push_back(directive("outpu\xff\xff\t_reg", DirectiveKind::kTemporal, {{"R", 1}}));
+  m.directives.push_back(
+      directive("outpu\xff\xff\t_reg", LoopNestDirectiveKind::kTemporal, {{"R", 1}}));
   EXPECT_EQ(error_of([&] { write_timeloop_mapping(m); }),
             "<mapping>: mapping directive 0: cannot write the target 'outpu\xff\xff\\x09_reg' "
             "(expected UTF-8 text)");
@@ -99,8 +101,8 @@ TEST(TimeloopWriter, NamesMustBeUtf8AndReadBackEqual) {
     m.directives[0].target = bad;
     EXPECT_THROW(write_timeloop_mapping(m), InputError) << bad;
   }
-  m.directives[0] = directive("caf\xc3\xa9 \t- [x]: #y", DirectiveKind::kDataspace, {}, "", -1,
-                              {"\xf0\x9f\x98\x80", "&a", "*b", "!c", "null", "~", "'q'"},
+  m.directives[0] = directive("caf\xc3\xa9 \t- [x]: #y", LoopNestDirectiveKind::kDataspace, {}, "",
+                              -1, {"\xf0\x9f\x98\x80", "&a", "*b", "!c", "null", "~", "'q'"},
                               {"\"d\"", "- e", "? f"});
   const auto back = parse_timeloop_yaml(write_timeloop_mapping(m), "w.yaml");
   ASSERT_TRUE(back.mapping);
@@ -112,10 +114,10 @@ TEST(TimeloopWriter, NamesMustBeUtf8AndReadBackEqual) {
 // with control characters (or non-ASCII) is now double-quoted, where the emitter escapes them.
 TEST(TimeloopWriter, ControlCharactersAreQuotedAndReadBackEqual) {
   mapping::LoopNest m;
-  m.directives.push_back(directive("MainMemory\r\r\r", DirectiveKind::kDataspace, {}, "", -1,
-                                   {"Weig\rts", "\x7f", "\x01\n"}, {"O\x1b[0m"}));
+  m.directives.push_back(directive("MainMemory\r\r\r", LoopNestDirectiveKind::kDataspace, {}, "",
+                                   -1, {"Weig\rts", "\x7f", "\x01\n"}, {"O\x1b[0m"}));
   m.directives.push_back(
-      directive("\rBuf\xc2\x85\xe2\x80\xa8", DirectiveKind::kTemporal, {{"R", 3}}, "R\r"));
+      directive("\rBuf\xc2\x85\xe2\x80\xa8", LoopNestDirectiveKind::kTemporal, {{"R", 3}}, "R\r"));
   const std::string text = write_timeloop_mapping(m);
   EXPECT_NE(text.find("target: \"MainMemory\\r\\r\\r\""), std::string::npos) << text;
   const auto back = parse_timeloop_yaml(text, "w.yaml");

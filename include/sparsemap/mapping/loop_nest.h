@@ -8,7 +8,7 @@
 
 namespace sparsemap::mapping {
 
-enum class DirectiveKind { kTemporal, kSpatial, kDataspace };
+enum class LoopNestDirectiveKind { kTemporal, kSpatial, kDataspace };
 
 struct LoopFactor {
   std::string dim;
@@ -19,7 +19,7 @@ struct LoopFactor {
 // One entry of Timeloop's `mapping:` list.
 struct LoopNestDirective {
   std::string target;  // a storage level (or a spatial container) of the architecture
-  DirectiveKind kind = DirectiveKind::kTemporal;
+  LoopNestDirectiveKind kind = LoopNestDirectiveKind::kTemporal;
   std::vector<LoopFactor> factors;  // temporal/spatial: as written ("R=3 P=16")
   std::string permutation;  // temporal/spatial: dims, innermost loop first (Timeloop's order)
   int split = -1;           // spatial: dims [0, split) of the permutation go to X; -1: not given

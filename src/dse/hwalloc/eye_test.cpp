@@ -78,9 +78,12 @@ TEST(HwallocEye, LatencyFallsWithPesUntilTheArrayCoversYPrime) {
     for (int64_t pes = 1; pes <= kMaxPes; ++pes) {
       const cost::Cost c = eye(l, pes, 4);
       ASSERT_TRUE(c.ok()) << l.name << " " << pes << ": " << c.reason;
-      if (prev >= 0) EXPECT_LE(c.runtime_cycles, prev) << l.name << " at " << pes << " PEs";
-      if (pes >= cover && prev >= 0 && pes > cover)
+      if (prev >= 0) {
+        EXPECT_LE(c.runtime_cycles, prev) << l.name << " at " << pes << " PEs";
+      }
+      if (pes > cover && prev >= 0) {
         EXPECT_EQ(c.runtime_cycles, prev) << l.name << " covered at " << pes;
+      }
       prev = c.runtime_cycles;
     }
     if (y < kMaxPes && y + 1 <= kMaxPes) {

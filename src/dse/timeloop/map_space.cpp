@@ -405,9 +405,9 @@ mapping::LoopNest MapSpace::to_mapping(const Decoded& d) const {
     const std::string& name = h_.storage[i].name;
     mapping::LoopNestDirective t, s, ds;
     t.target = s.target = ds.target = name;
-    t.kind = mapping::DirectiveKind::kTemporal;
-    s.kind = mapping::DirectiveKind::kSpatial;
-    ds.kind = mapping::DirectiveKind::kDataspace;
+    t.kind = mapping::LoopNestDirectiveKind::kTemporal;
+    s.kind = mapping::LoopNestDirectiveKind::kSpatial;
+    ds.kind = mapping::LoopNestDirectiveKind::kDataspace;
     t.permutation = perm(x.temporal_order, i);
     s.permutation = perm(x.spatial_order, i);
     s.split = d.split[i];
