@@ -18,14 +18,15 @@ endif()
 message(STATUS "sparsemap: Python package for ${Python3_EXECUTABLE}")
 
 # A static library linked into a shared module needs position-independent code.
-set_target_properties(sparsemap_core sparsemap_onnx PROPERTIES POSITION_INDEPENDENT_CODE ON)
+set_target_properties(sparsemap_core PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/src/*.cpp)
 set(_pkg ${PROJECT_BINARY_DIR}/python/sparsemap)
 pybind11_add_module(sparsemap_python MODULE ${python_sources})
 set_target_properties(sparsemap_python PROPERTIES OUTPUT_NAME _sparsemap
   LIBRARY_OUTPUT_DIRECTORY ${_pkg})
-target_link_libraries(sparsemap_python PRIVATE sparsemap_core sparsemap_onnx)
+target_link_libraries(sparsemap_python PRIVATE sparsemap_core)
+add_dependencies(sparsemap_python sparsemap_onnx)
 # prune_mask's vocabulary (prune-train --type) is ml/prune's torch-free sparsity_type.cpp,
 # compiled into the module: linking sparsemap_ml would pull libtorch into `import sparsemap`.
 target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/src/ml/prune/sparsity_type.cpp)
@@ -60,6 +61,13 @@ install(TARGETS sparsemap_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_
   COMPONENT python)
 install(FILES ${python_files} DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
   COMPONENT python)
+# The plugins beside the module (src/sys/plugin.cpp looks beside the object holding its code).
+install(TARGETS sparsemap_onnx LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
+  COMPONENT python)
+if(TARGET sparsemap_mpi)
+  install(TARGETS sparsemap_mpi LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
+    COMPONENT python)
+endif()
 
 if(SPARSEMAP_BUILD_TESTS)
   add_test(NAME python_tests COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider

@@ -32,8 +32,6 @@
 // - Dynamic dimensions (dim_param) are rejected with the tensor's name; export with fixed
 //   shapes. Every shape a layer reads must be fully known after inference (InputError naming
 //   the node and the tensor otherwise). Pool ceil_mode adds stride - 1 to the end padding.
-#include "sparsemap/io/onnx_import.h"
-
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -45,6 +43,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "onnx_linked.h"
 #include "onnx_shapes.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/util.h"
@@ -616,7 +615,7 @@ workload::Model Importer::run() {
 
 }  // namespace
 
-workload::Model parse_onnx(const std::string& bytes, const std::string& file) {
+workload::Model onnx_detail::parse_onnx_linked(const std::string& bytes, const std::string& file) {
   const SourceLocation where{file, 0, 0};
   if (bytes.empty()) throw InputError(where, "not an ONNX ModelProto (empty file)");
   onnx::ModelProto model;
@@ -626,11 +625,6 @@ workload::Model parse_onnx(const std::string& bytes, const std::string& file) {
   if (model.ir_version() <= 0 || !model.has_graph())
     throw InputError(where, "not an ONNX ModelProto (no ir_version or graph)");
   return Importer(model, file).run();
-}
-
-// Up to 2 GiB, protobuf's own limit on a message.
-workload::Model read_onnx(const std::string& path) {
-  return parse_onnx(read_file(path, size_t{2} << 30), path);
 }
 
 }  // namespace sparsemap::io

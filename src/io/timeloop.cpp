@@ -494,7 +494,7 @@ TimeloopInputs parse_document(const std::string& text, const std::string& file,
                               PartLocations* locs) {
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    root = YAML::Load(timeloop_detail::without_ignored_blocks(text, {"compound_components"}));
   } catch (const YAML::Exception& e) {
     throw InputError(at(file, e.mark), "invalid YAML: " + e.msg);
   }

@@ -1,6 +1,7 @@
 // Two conveniences of Timeloop's front end that the exercises' layer_shapes files use:
 // `{{include_text('path')}}` (the text of another file, relative to the including one) and the
 // `<<<` key (a deep merge of an anchored mapping under the keys beside it).
+#include <algorithm>
 #include <filesystem>
 
 #include "sparsemap/io/util.h"
@@ -101,6 +102,61 @@ SourceLocation IncludedText::origin(const SourceLocation& at) const {
   if (at.line < 1 || at.line > static_cast<int>(origins.size())) return at;
   const auto& o = origins[at.line - 1];
   return {o.first, o.second, at.column};
+}
+
+namespace {
+
+// Whether text[b, e) holds an anchor, alias or tag: a '&', '*' or '!' where a node starts (after
+// the line's indentation, "[", "{", ",", or ": ", "- ", "? "). A '*' inside a plain scalar
+// ("width*depth", "a * b") is text.
+bool has_node_property(const std::string& text, size_t b, size_t e) {
+  for (size_t i = text.find_first_of("&*!", b); i < e; i = text.find_first_of("&*!", i + 1)) {
+    size_t p = i;
+    while (p > b && text[p - 1] == ' ') --p;
+    if (p == b || text[p - 1] == '\n' || text[p - 1] == '[' || text[p - 1] == '{' ||
+        text[p - 1] == ',')
+      return true;
+    if (p < i && (text[p - 1] == ':' || text[p - 1] == '-' || text[p - 1] == '?')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string without_ignored_blocks(std::string text, const std::vector<std::string>& ignored) {
+  // [begin, end) of each line.
+  auto line_end = [&](size_t b) {
+    const size_t e = text.find('\n', b);
+    return e == std::string::npos ? text.size() : e;
+  };
+  auto block_key = [&](size_t b, size_t e) -> bool {
+    for (const std::string& key : ignored) {
+      if (text.compare(b, key.size(), key) != 0 || b + key.size() >= e ||
+          text[b + key.size()] != ':')
+        continue;
+      const size_t rest = text.find_first_not_of(" \t", b + key.size() + 1);
+      return rest >= e || text[rest] == '#';
+    }
+    return false;
+  };
+  // A line inside a top-level block: empty, indented, a comment, or a column-0 "- " entry.
+  auto inside = [&](size_t b, size_t e) {
+    if (b == e || text[b] == ' ' || text[b] == '#') return true;
+    return text[b] == '-' && (b + 1 == e || text[b + 1] == ' ');
+  };
+  for (size_t b = 0; b < text.size(); b = line_end(b) + 1) {
+    if (!block_key(b, line_end(b))) continue;
+    const size_t body = std::min(text.size(), line_end(b) + 1);
+    size_t end = body;
+    while (end < text.size() && inside(end, line_end(end))) end = line_end(end) + 1;
+    end = std::min(end, text.size());
+    if (has_node_property(text, body, end)) continue;
+    std::string kept;
+    for (size_t i = body; i < end; ++i)
+      if (text[i] == '\n') kept += '\n';
+    text.replace(body, end - body, kept);
+  }
+  return text;
 }
 
 void apply_merge_keys(const Reader& r, YAML::Node n) {

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <thread>
 
 #include "optimizer_internal.h"
 #include "sparsemap/error.h"
@@ -28,34 +27,25 @@ namespace {
 constexpr const char* kCheckpointFormat = "sparsemap-search-checkpoint";
 constexpr int kCheckpointVersion = 1;
 
-// f(i) for i in [lo, hi) on up to `threads` threads; out[i - lo]. Indices are taken
-// dynamically (an atomic counter), but each result lands in its own slot, so the output never
+// f(i) for i in [lo, hi) on the pool's threads (the caller's alone when pool is null); out[i -
+// lo]. Indices are taken dynamically, but each result lands in its own slot, so the output never
 // depends on the split. The exception of the lowest failing index is rethrown after the join.
 std::vector<double> evaluate_range(size_t lo, size_t hi, const std::function<double(size_t)>& f,
-                                   int threads) {
+                                   WorkerPool* pool) {
   const size_t n = hi - lo;
   std::vector<double> out(n, kInfeasible);
-  const size_t workers = std::min<size_t>(static_cast<size_t>(threads), n);
-  if (workers <= 1) {
+  if (!pool || n <= 1) {
     for (size_t i = 0; i < n; ++i) out[i] = f(lo + i);
     return out;
   }
   std::vector<std::exception_ptr> errors(n);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
-      try {
-        out[i] = f(lo + i);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
+  pool->run(n, [&](size_t i) {
+    try {
+      out[i] = f(lo + i);
+    } catch (...) {
+      errors[i] = std::current_exception();
     }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(workers - 1);
-  for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  });
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   return out;
@@ -111,6 +101,11 @@ std::string genome_problem(const Genome& g, size_t dims, bool expected) {
 
 }  // namespace
 
+Evaluator::Evaluator(int threads, bool use_mpi)
+    : threads_(threads < 1 ? 1 : threads), use_mpi_(use_mpi) {
+  if (threads_ > 1) pool_ = std::make_shared<WorkerPool>(threads_);
+}
+
 std::vector<double> Evaluator::evaluate(const std::vector<Genome>& xs,
                                         const Fitness& fitness) const {
   return evaluate_indexed(xs.size(), [&](size_t i) { return fitness(xs[i]); });
@@ -119,12 +114,12 @@ std::vector<double> Evaluator::evaluate(const std::vector<Genome>& xs,
 std::vector<double> Evaluator::evaluate_indexed(size_t n,
                                                 const std::function<double(size_t)>& f) const {
   const int size = use_mpi_ ? mpi_size() : 1;
-  if (size <= 1) return evaluate_range(0, n, f, threads_);
+  if (size <= 1) return evaluate_range(0, n, f, pool_.get());
   const int rank = mpi_rank();
   auto bound = [&](int r) { return n * static_cast<size_t>(r) / static_cast<size_t>(size); };
   std::vector<int> counts(static_cast<size_t>(size));
   for (int r = 0; r < size; ++r) counts[r] = static_cast<int>(bound(r + 1) - bound(r));
-  const std::vector<double> mine = evaluate_range(bound(rank), bound(rank + 1), f, threads_);
+  const std::vector<double> mine = evaluate_range(bound(rank), bound(rank + 1), f, pool_.get());
   return mpi_allgather(mine, counts);
 }
 

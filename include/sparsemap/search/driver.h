@@ -3,10 +3,12 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sparsemap/search/optimizer.h"
+#include "sparsemap/search/worker_pool.h"
 
 namespace sparsemap::search {
 
@@ -19,10 +21,11 @@ namespace sparsemap::search {
 class Evaluator {
  public:
   using Fitness = std::function<double(const Genome&)>;
-  explicit Evaluator(int threads = 1) : threads_(threads < 1 ? 1 : threads) {}
+  // threads > 1 starts threads - 1 workers that live as long as the evaluator and its copies.
+  explicit Evaluator(int threads = 1) : Evaluator(threads, true) {}
   // use_mpi = false: this process evaluates the whole batch even when MPI runs (MPI tests, or
   // work that only one rank does).
-  Evaluator(int threads, bool use_mpi) : threads_(threads < 1 ? 1 : threads), use_mpi_(use_mpi) {}
+  Evaluator(int threads, bool use_mpi);
   // Under MPI with more than one rank (and use_mpi), rank r evaluates the contiguous slice
   // [n r / size, n (r + 1) / size) of the batch on its threads, then MPI_Allgatherv; every rank
   // must call evaluate with the same batch (they do: each runs the identical optimiser).
@@ -36,6 +39,7 @@ class Evaluator {
  private:
   int threads_;
   bool use_mpi_ = true;
+  std::shared_ptr<WorkerPool> pool_;  // null with one thread
 };
 
 // The most evaluation threads a command accepts (a documented bound, far above any core count

@@ -40,17 +40,22 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
   // Orders and keeps of one complete factor placement.
   std::vector<std::vector<int>> moving(n_);  // free dims whose temporal factor is over 1
   auto leaf = [&](const Placement& pl) {
-    uint64_t n = uint64_t{1} << std::min<size_t>(keep_genes_.size(), 63);
+    if (counting) {  // 2^keeps x (moving loops)! per level
+      uint64_t n = uint64_t{1} << std::min<size_t>(keep_genes_.size(), 63);
+      for (int i = 0; i < n_; ++i) {
+        const int64_t* t = &pl.temporal[static_cast<size_t>(i) * nd_];
+        uint64_t m = 0;
+        for (int k : temporal_free_[i]) m += t[k] > 1;
+        for (uint64_t f = 2; f <= m; ++f) n = saturating_mul(n, f, cap);
+      }
+      count = std::min(cap, count + n);
+      go_on = count <= limit;
+      return;
+    }
     for (int i = 0; i < n_; ++i) {
       moving[i].clear();
       for (int k : temporal_free_[i])
         if (pl.temporal[static_cast<size_t>(i) * nd_ + k] > 1) moving[i].push_back(k);
-      for (size_t f = 2; f <= moving[i].size(); ++f) n = saturating_mul(n, f, cap);
-    }
-    if (counting) {
-      count = std::min(cap, count + n);
-      go_on = count <= limit;
-      return;
     }
     std::vector<double> key(static_cast<size_t>(n_) * nd_, -1.0);  // factor-1 dims innermost
     Decoded d;
