@@ -98,7 +98,9 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
     // A free mesh axis is chosen when the dimension's spatial loop first gets a factor.
     const bool choose_axis =
         slot.spatial && pl.spatial[at] == 1 && axis_of(slot.level, gr.dim, nullptr) < 0;
-    place_group(g, s + 1, left, pl);  // none of this prime here
+    // The dimension's last slot takes whatever is left: placing less there leads nowhere.
+    const bool last = s + 1 == slots.size();
+    if (!last || left == 0) place_group(g, s + 1, left, pl);  // none of this prime here
     const int axis_before = pl.axis[at];
     for (int axis = 0; axis < (choose_axis ? 2 : 1); ++axis) {
       if (choose_axis) pl.axis[at] = axis;
@@ -107,7 +109,7 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
         if (!fits(pl, slot, gr.dim, gr.prime)) break;
         put(pl, slot, gr.dim, gr.prime);
         placed *= gr.prime;
-        place_group(g, s + 1, left - a, pl);
+        if (!last || a == left) place_group(g, s + 1, left - a, pl);
       }
       take(pl, slot, gr.dim, placed);
       pl.axis[at] = axis_before;
