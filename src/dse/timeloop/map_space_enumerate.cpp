@@ -1,4 +1,5 @@
-// Exhaustive enumeration of a Timeloop map space (MapSpace::enumerate, map_space.h): every
+// Exhaustive enumeration of a Timeloop map space (MapSpace::enumerate, map_space.h), once
+// count() (map_space_count.cpp) says it is small enough: every
 // split of each prime power over a dimension's free slots (and, for a free mesh split, each
 // axis), then every order of each level's free temporal loops whose factor is over 1, then
 // every choice of the free keep / bypass bits. Points differing only in where a factor-1 loop
@@ -17,11 +18,6 @@ struct Group {
   int exponent;
 };
 
-uint64_t saturating_mul(uint64_t a, uint64_t b, uint64_t cap) {
-  if (a == 0 || b == 0) return 0;
-  return a > cap / b ? cap : std::min(cap, a * b);
-}
-
 }  // namespace
 
 bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&)>& visit) const {
@@ -33,25 +29,12 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
       groups.push_back({pr.dim, pr.value, 1});
   }
   if (keep_genes_.size() >= 63) return false;  // over 2^63 points: never enumerable
-  const uint64_t cap = limit == UINT64_MAX ? limit : limit + 1;
-  uint64_t count = 0;
-  bool counting = true, go_on = true;
+  if (count(limit == UINT64_MAX ? limit : limit + 1) > limit) return false;
+  bool go_on = true;
 
   // Orders and keeps of one complete factor placement.
   std::vector<std::vector<int>> moving(n_);  // free dims whose temporal factor is over 1
   auto leaf = [&](const Placement& pl) {
-    if (counting) {  // 2^keeps x (moving loops)! per level
-      uint64_t n = uint64_t{1} << std::min<size_t>(keep_genes_.size(), 63);
-      for (int i = 0; i < n_; ++i) {
-        const int64_t* t = &pl.temporal[static_cast<size_t>(i) * nd_];
-        uint64_t m = 0;
-        for (int k : temporal_free_[i]) m += t[k] > 1;
-        for (uint64_t f = 2; f <= m; ++f) n = saturating_mul(n, f, cap);
-      }
-      count = std::min(cap, count + n);
-      go_on = count <= limit;
-      return;
-    }
     for (int i = 0; i < n_; ++i) {
       moving[i].clear();
       for (int k : temporal_free_[i])
@@ -116,15 +99,10 @@ bool MapSpace::enumerate(uint64_t limit, const std::function<bool(const Decoded&
     }
   };
 
-  for (int pass = 0; pass < 2; ++pass) {
-    counting = pass == 0;
-    go_on = true;
-    Placement pl;
-    start_placement(nullptr, pl);
-    if (!pl.feasible) return true;  // fixed spatial factors over a mesh axis: no point at all
-    place_group(0, 0, groups.empty() ? 0 : groups[0].exponent, pl);
-    if (counting && count > limit) return false;
-  }
+  Placement pl;
+  start_placement(nullptr, pl);
+  if (!pl.feasible) return true;  // fixed spatial factors over a mesh axis: no point at all
+  place_group(0, 0, groups.empty() ? 0 : groups[0].exponent, pl);
   return true;
 }
 

@@ -91,6 +91,9 @@ class MapSpace {
   // the loops whose factor is over 1 x keep choices), each once; false (nothing visited) when
   // there are more. `visit` returns false to stop early.
   bool enumerate(uint64_t limit, const std::function<bool(const Decoded&)>& visit) const;
+  // The number of points enumerate() visits, or `cap` when there are at least that many
+  // (map_space_count.cpp: without visiting them).
+  uint64_t count(uint64_t cap) const;
 
   // The named mapping of a point (as a map.yaml writes it): per level a temporal directive
   // with every factor and the permutation innermost first, a spatial one where a factor is over
@@ -133,6 +136,7 @@ class MapSpace {
     bool kept(size_t j) const { return genes ? genes[j] < 0.5 : (mask >> j & 1) != 0; }
   };
   void finish(const Placement& pl, const double* order_keys, KeepChoice keep, Decoded& d) const;
+  struct Counter;
 
   const workload::Einsum& p_;
   const arch::Hierarchy& h_;
