@@ -251,8 +251,7 @@ void LoopNestEvaluator::build_loops(const LoopNestPoint& x, LoopNestWorkspace& w
 
 // Factors multiply to the bounds, orders are permutations, the outermost level keeps every
 // data space, spatial factors fit the fan-outs (builds the loops on the way).
-LoopNestStatus LoopNestEvaluator::check(const LoopNestPoint& x, LoopNestWorkspace& ws) const {
-  ws.fault_level = ws.fault_dim = ws.fault_ds = -1;
+LoopNestStatus LoopNestEvaluator::check_form(const LoopNestPoint& x, LoopNestWorkspace& ws) const {
   if (x.levels != n_ || x.dims != nd_) return LoopNestStatus::kInvalidMapping;
   for (int k = 0; k < nd_; ++k) {
     // The product of the factors, -1 once it passes the bound (checked without overflow and
@@ -289,6 +288,11 @@ LoopNestStatus LoopNestEvaluator::check(const LoopNestPoint& x, LoopNestWorkspac
       ws.fault_ds = k;
       return LoopNestStatus::kInvalidMapping;
     }
+  return LoopNestStatus::kOk;
+}
+
+LoopNestStatus LoopNestEvaluator::check_fanout(const LoopNestPoint& x,
+                                               LoopNestWorkspace& ws) const {
   build_loops(x, ws);
   for (int i = 0; i < n_; ++i) {
     int64_t used = 1;
@@ -337,12 +341,25 @@ void LoopNestEvaluator::count_accesses(const LoopNestPoint& x, LoopNestWorkspace
 }
 
 LoopNestSummary LoopNestEvaluator::evaluate(const LoopNestPoint& x, LoopNestWorkspace& ws) const {
+  ws.fault_level = ws.fault_dim = ws.fault_ds = -1;
   LoopNestSummary r;
-  if (!usable()) {
-    r.status = LoopNestStatus::kInvalidMapping;
-    return r;
-  }
-  r.status = check(x, ws);
+  r.status = usable() ? check_form(x, ws) : LoopNestStatus::kInvalidMapping;
+  return r.status == LoopNestStatus::kOk ? evaluate_formed(x, ws) : r;
+}
+
+LoopNestSummary LoopNestEvaluator::evaluate_well_formed(const LoopNestPoint& x,
+                                                        LoopNestWorkspace& ws) const {
+  ws.fault_level = ws.fault_dim = ws.fault_ds = -1;
+  if (usable()) return evaluate_formed(x, ws);
+  LoopNestSummary r;
+  r.status = LoopNestStatus::kInvalidMapping;
+  return r;
+}
+
+LoopNestSummary LoopNestEvaluator::evaluate_formed(const LoopNestPoint& x,
+                                                   LoopNestWorkspace& ws) const {
+  LoopNestSummary r;
+  r.status = check_fanout(x, ws);
   if (r.status != LoopNestStatus::kOk) return r;
   count_accesses(x, ws);
   // Capacity: the last level over its capacity is the one reported.

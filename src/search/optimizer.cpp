@@ -23,11 +23,6 @@ double gaussian(Rng& rng) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-double clip_gene(double x) {
-  if (std::isnan(x)) return 0.5;
-  return std::min(std::max(x, 0.0), kGeneMax);
-}
-
 double reflect_gene(double x) {
   if (!std::isfinite(x)) return clip_gene(x);
   double r = std::fmod(std::fabs(x), 2.0);  // |x| mod 2 in [0, 2)

@@ -2,6 +2,8 @@
 // and the base class that hands out warm-start seeds first.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -24,8 +26,11 @@ inline size_t uniform_index(Rng& rng, size_t n) {
 // outside the Rng needs saving.
 double gaussian(Rng& rng);
 
-// Into [0, kGeneMax]; NaN goes to 0.5.
-double clip_gene(double x);
+// Into [0, kGeneMax]; NaN goes to 0.5. Inline: called on every gene of every child.
+inline double clip_gene(double x) {
+  if (std::isnan(x)) return 0.5;
+  return std::min(std::max(x, 0.0), kGeneMax);
+}
 // Mirrors x at 0 and 1 (period 2) into [0, 1], then clips into [0, kGeneMax].
 double reflect_gene(double x);
 Genome random_genome(size_t dims, Rng& rng);

@@ -213,6 +213,11 @@ class LoopNestEvaluator {
   // status). Allocation-free once `ws` has served one evaluation of this shape; thread-safe
   // with a workspace per thread.
   LoopNestSummary evaluate(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  // evaluate() of a point whose factors multiply to the bounds, whose orders are permutations
+  // and whose outermost level keeps every data space (a map space's decoded point, by
+  // construction: dse/timeloop/map_space.h), without checking those again; the fan-out and the
+  // capacities are checked. The same result as evaluate() on such a point.
+  LoopNestSummary evaluate_well_formed(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
 
   // Everything evaluate_loopnest reports, with the reason text of a failed status.
   LoopNestResult evaluate_full(const LoopNestPoint& x) const;
@@ -228,7 +233,10 @@ class LoopNestEvaluator {
   int64_t footprint(int ds, const int64_t* ext) const;
   int64_t received(int ds, int child, const LoopNestWorkspace& ws) const;
   void build_loops(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
-  LoopNestStatus check(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  // Factors, orders and the outermost keep (what evaluate_well_formed trusts).
+  LoopNestStatus check_form(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  LoopNestStatus check_fanout(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  LoopNestSummary evaluate_formed(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
   void count_accesses(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
   int64_t throttled_cycles(const arch::StorageLevel& s, int i, int64_t compute,
                            const LoopNestWorkspace& ws) const;

@@ -200,6 +200,7 @@ void MapSpace::add_genes() {
   axis_base_ = primes_.size();
   order_base_ = axis_base_ + axis_genes_.size();
   fix_axes_and_orders();
+  set_start();
   keep_base_ = order_base_ + static_cast<size_t>(n_) * nd_;
   genes_ = keep_base_ + keep_genes_.size();
 }
@@ -287,19 +288,39 @@ void MapSpace::take(Placement& pl, const Slot& slot, int dim, int64_t value) con
 }
 
 void MapSpace::start_placement(const search::Genome* g, Placement& pl) const {
+  pl.temporal = start_.temporal;
+  pl.spatial = start_.spatial;
+  pl.axis = start_.axis;
+  pl.used_x = start_.used_x;
+  pl.used_y = start_.used_y;
+  if (g)
+    for (const size_t at : free_axis_cells_) {
+      if ((*g)[axis_base_ + static_cast<size_t>(axis_gene_of_[at])] < 0.5) continue;
+      pl.axis[at] = 1;  // a fixed spatial factor moves from the X fan-out to the Y one
+      const size_t i = at / static_cast<size_t>(nd_);
+      pl.used_x[i] /= pl.spatial[at];
+      pl.used_y[i] *= pl.spatial[at];
+    }
   pl.feasible = true;
-  pl.temporal = fixed_temporal_;
-  pl.spatial = fixed_spatial_;
-  pl.axis.assign(fixed_temporal_.size(), 0);
-  pl.used_x.assign(n_, 1);
-  pl.used_y.assign(n_, 1);
+  for (int i = 0; i < n_; ++i)
+    if (pl.used_x[i] > rules_[i].fanout_x || pl.used_y[i] > rules_[i].fanout_y) pl.feasible = false;
+}
+
+// The placement every decoding starts from: the fixed factors, each spatial loop on its fixed
+// axis (X where the axis is free: a genome may move it to Y), and the fan-out they use.
+void MapSpace::set_start() {
+  start_.temporal = fixed_temporal_;
+  start_.spatial = fixed_spatial_;
+  start_.axis.assign(fixed_temporal_.size(), 0);
+  start_.used_x.assign(n_, 1);
+  start_.used_y.assign(n_, 1);
+  free_axis_cells_.clear();
   for (int i = 0; i < n_; ++i)
     for (int k = 0; k < nd_; ++k) {
       const size_t at = static_cast<size_t>(i) * nd_ + k;
-      pl.axis[at] = std::max(0, axis_of(i, k, g));
-      (pl.axis[at] == 0 ? pl.used_x : pl.used_y)[i] *= pl.spatial[at];
-      if (pl.used_x[i] > rules_[i].fanout_x || pl.used_y[i] > rules_[i].fanout_y)
-        pl.feasible = false;
+      if (axis_fixed_[at] < 0) free_axis_cells_.push_back(at);
+      start_.axis[at] = std::max(0, axis_fixed_[at]);
+      (start_.axis[at] == 0 ? start_.used_x : start_.used_y)[i] *= start_.spatial[at];
     }
 }
 

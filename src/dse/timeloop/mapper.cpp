@@ -193,7 +193,7 @@ bool scan(const MapSpace& space, const cost::LoopNestEvaluator& model, const Map
           MapperResult& r, Best& best) {
   const search::Evaluator eval(o.threads, o.use_mpi);
   const auto value = [&](const MapSpace::Decoded& d, cost::LoopNestWorkspace& ws) {
-    return d.feasible ? fitness(model.evaluate(d.point, ws), o.metrics, r.bound)
+    return d.feasible ? fitness(model.evaluate_well_formed(d.point, ws), o.metrics, r.bound)
                       : search::kInfeasible;
   };
   std::vector<MapSpace::Decoded> batch;
@@ -275,7 +275,7 @@ void search_space(const MapSpace& space, const cost::LoopNestEvaluator& model,
         thread_local cost::LoopNestWorkspace ws;
         thread_local MapSpace::Decoded d;
         space.decode(g, d);
-        return d.feasible ? fitness(model.evaluate(d.point, ws), o.metrics, r.bound)
+        return d.feasible ? fitness(model.evaluate_well_formed(d.point, ws), o.metrics, r.bound)
                           : search::kInfeasible;
       },
       so, resume ? &state : nullptr);

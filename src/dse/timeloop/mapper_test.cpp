@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "sparsemap/error.h"
 #include "sparsemap/io/timeloop.h"
 #include "support/test_data.h"
@@ -67,6 +69,37 @@ TEST(TimeloopMapSpace, CountEqualsTheEnumeratedPoints) {
     const uint64_t n = space.count(UINT64_MAX);
     EXPECT_EQ(n, points) << design;
     EXPECT_EQ(count_points(space, 2'000'000), points) << design;
+  }
+}
+
+// The decoder's points are well formed, so the search's evaluate_well_formed (which skips the
+// form checks) gives what evaluate gives: 2,000 random genomes on each example design.
+TEST(TimeloopMapSpace, DecodedPointsEvaluateTheSameWithoutFormChecks) {
+  SPARSEMAP_TEST_DATA(dir, "timeloop");
+  for (const char* design :
+       {"eyeriss_like", "simba_like", "simple_output_stationary", "simple_weight_stationary"}) {
+    const std::string f = std::string("example_designs/") + design + "/";
+    const auto in = load({f + "parsed-processed-input.yaml", f + "timeloop-mapper.ERT.yaml"});
+    const MapSpace space(*in.problem, *in.arch);
+    const cost::LoopNestEvaluator model(*in.problem, *in.arch, &*in.ert);
+    cost::LoopNestWorkspace a, b;
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    int ok = 0;
+    for (int n = 0; n < 2000; ++n) {
+      search::Genome g(space.genes());
+      for (double& v : g) v = u(rng);
+      const MapSpace::Decoded d = space.decode(g);
+      if (!d.feasible) continue;
+      const cost::LoopNestSummary x = model.evaluate(d.point, a);
+      const cost::LoopNestSummary y = model.evaluate_well_formed(d.point, b);
+      ASSERT_EQ(x.status, y.status) << design;
+      EXPECT_EQ(x.cycles, y.cycles) << design;
+      EXPECT_EQ(x.energy_pj, y.energy_pj) << design;
+      EXPECT_EQ(x.utilization, y.utilization) << design;
+      ok += x.ok();
+    }
+    EXPECT_GT(ok, 50) << design;
   }
 }
 

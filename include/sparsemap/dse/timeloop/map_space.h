@@ -124,6 +124,7 @@ class MapSpace {
   int axis_of(int level, int dim, const search::Genome* g) const;
   void start_placement(const search::Genome* g, Placement& pl) const;
   void fix_axes_and_orders();
+  void set_start();
   bool fits(const Placement& pl, const Slot& slot, int dim, int64_t value) const;
   void put(Placement& pl, const Slot& slot, int dim, int64_t value) const;
   // Undoes put(pl, slot, dim, value) (value: the product of the factors put there).
@@ -148,8 +149,10 @@ class MapSpace {
   std::vector<std::pair<int, int>> axis_genes_;          // (level, dim)
   std::vector<int> axis_fixed_;                          // [level * dims + dim]: 0 X, 1 Y, -1
   std::vector<int> axis_gene_of_;                        // [level * dims + dim]: gene index
-  std::vector<std::vector<int>> temporal_free_;          // [level]: dims not in its permutation
-  std::vector<std::pair<int, int>> keep_genes_;          // (level, data space)
+  Placement start_;                              // start_placement without a genome (set_start)
+  std::vector<size_t> free_axis_cells_;          // level * dims + dim whose axis a gene chooses
+  std::vector<std::vector<int>> temporal_free_;  // [level]: dims not in its permutation
+  std::vector<std::pair<int, int>> keep_genes_;  // (level, data space)
   size_t genes_ = 0, axis_base_ = 0, order_base_ = 0, keep_base_ = 0;
 };
 
