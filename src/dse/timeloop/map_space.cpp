@@ -309,6 +309,10 @@ void MapSpace::start_placement(const search::Genome* g, Placement& pl) const {
 // The placement every decoding starts from: the fixed factors, each spatial loop on its fixed
 // axis (X where the axis is free: a genome may move it to Y), and the fan-out they use.
 void MapSpace::set_start() {
+  has_min_.assign(n_, 0);
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < nd_; ++k)
+      if (rules_[i].temporal[k].min > 1 || rules_[i].spatial[k].min > 1) has_min_[i] = 1;
   start_.temporal = fixed_temporal_;
   start_.spatial = fixed_spatial_;
   start_.axis.assign(fixed_temporal_.size(), 0);
@@ -326,10 +330,10 @@ void MapSpace::set_start() {
 
 namespace {
 
-// Sorts dims by key, ascending, equal keys in their first order (insertion sort: stable, and
-// no allocation for the few dims of a level).
-void sort_by_key(std::vector<int>& dims, const double* key) {
-  for (size_t a = 1; a < dims.size(); ++a) {
+// Sorts dims[0, n) by key, ascending, equal keys in their first order (insertion sort: stable,
+// and no allocation for the few dims of a level).
+void sort_by_key(int* dims, size_t n, const double* key) {
+  for (size_t a = 1; a < n; ++a) {
     const int d = dims[a];
     size_t b = a;
     for (; b > 0 && key[d] < key[dims[b - 1]]; --b) dims[b] = dims[b - 1];
@@ -343,7 +347,6 @@ void sort_by_key(std::vector<int>& dims, const double* key) {
 // ranks the free dimensions of level i (ascending: innermost first).
 void MapSpace::finish(const Placement& pl, const double* order_keys, KeepChoice keep,
                       Decoded& d) const {
-  thread_local std::vector<int> free, sx, sy, rest;
   d.feasible = pl.feasible;
   cost::LoopNestPoint& x = d.point;
   x.levels = n_;
@@ -354,30 +357,40 @@ void MapSpace::finish(const Placement& pl, const double* order_keys, KeepChoice 
   x.spatial_order.resize(pl.temporal.size());
   x.keep.resize(n_);
   d.split.resize(n_);
+  d.scratch.resize(static_cast<size_t>(nd_) * 3);
+  int* const free = d.scratch.data();  // then the X loops, then the Y loops
+  int* const sx = free + nd_;
+  int* const sy = sx + nd_;
   for (int i = 0; i < n_; ++i) {
     const LevelRules& r = rules_[i];
     const size_t row = static_cast<size_t>(i) * nd_;
-    for (int k = 0; k < nd_; ++k)
-      if (pl.temporal[row + k] < r.temporal[k].min || pl.spatial[row + k] < r.spatial[k].min)
-        d.feasible = false;
+    if (has_min_[i])
+      for (int k = 0; k < nd_; ++k)
+        if (pl.temporal[row + k] < r.temporal[k].min || pl.spatial[row + k] < r.spatial[k].min)
+          d.feasible = false;
     // Temporal, innermost first: fixed inner, free by key, fixed outer; stored outermost first.
-    free = temporal_free_[i];
-    sort_by_key(free, order_keys + row);
+    const std::vector<int>& open = temporal_free_[i];
+    std::copy(open.begin(), open.end(), free);
+    sort_by_key(free, open.size(), order_keys + row);
     int* out = x.temporal_order.data() + row;
     out = std::copy(r.temporal_outer.rbegin(), r.temporal_outer.rend(), out);
-    out = std::copy(free.rbegin(), free.rend(), out);
+    out = std::reverse_copy(free, free + open.size(), out);
     std::copy(r.temporal_inner.rbegin(), r.temporal_inner.rend(), out);
-    // Spatial, innermost first: X loops, then Y loops, then the factor-1 dimensions.
-    sx.clear();
-    sy.clear();
-    rest.clear();
-    for (int k = 0; k < nd_; ++k)
-      (pl.spatial[row + k] == 1 ? rest : pl.axis[row + k] == 0 ? sx : sy).push_back(k);
-    d.split[i] = static_cast<int>(sx.size());
+    // Spatial, innermost first: X loops, then Y loops, then the factor-1 dimensions; stored
+    // outermost first, so the factor-1 dimensions (last to first) lead.
+    size_t nx = 0, ny = 0;
     out = x.spatial_order.data() + row;
-    out = std::copy(rest.rbegin(), rest.rend(), out);
-    out = std::copy(sy.rbegin(), sy.rend(), out);
-    std::copy(sx.rbegin(), sx.rend(), out);
+    for (int k = nd_ - 1; k >= 0; --k) {
+      if (pl.spatial[row + k] == 1)
+        *out++ = k;
+      else if (pl.axis[row + k] == 0)
+        sx[nx++] = k;
+      else
+        sy[ny++] = k;
+    }
+    d.split[i] = static_cast<int>(nx);
+    out = std::copy(sy, sy + ny, out);
+    std::copy(sx, sx + nx, out);
     x.keep[i] = r.keep;
   }
   for (size_t j = 0; j < keep_genes_.size(); ++j)

@@ -24,19 +24,20 @@ namespace {
 class Operators : public search::GeneticOperators {
  public:
   Operators(MapSpace::Layout l, std::vector<search::Genome> seeds)
-      : l_(std::move(l)), seeds_(std::move(seeds)) {}
+      : l_(std::move(l)), seeds_(std::move(seeds)), genes_of_dim_(static_cast<size_t>(l_.dims)) {
+    for (size_t j = 0; j < l_.factor_dim.size(); ++j)
+      genes_of_dim_[static_cast<size_t>(l_.factor_dim[j])].push_back(j);
+    for (size_t j = 0; j < l_.axis.size(); ++j)
+      genes_of_dim_[static_cast<size_t>(l_.axis[j].second)].push_back(l_.axis_base + j);
+  }
 
   search::Genome crossover(const search::Genome& a, const search::Genome& b,
                            search::Rng& rng) const override {
     std::bernoulli_distribution coin(0.5);
     search::Genome c = a;
-    for (int k = 0; k < l_.dims; ++k) {
-      if (!coin(rng)) continue;
-      for (size_t j = 0; j < l_.factor_dim.size(); ++j)
-        if (l_.factor_dim[j] == k) c[j] = b[j];
-      for (size_t j = 0; j < l_.axis.size(); ++j)
-        if (l_.axis[j].second == k) c[l_.axis_base + j] = b[l_.axis_base + j];
-    }
+    for (int k = 0; k < l_.dims; ++k)
+      if (coin(rng))
+        for (const size_t j : genes_of_dim_[static_cast<size_t>(k)]) c[j] = b[j];
     for (int i = 0; i < l_.levels; ++i)
       if (coin(rng))
         for (int k = 0; k < l_.dims; ++k) {
@@ -85,6 +86,7 @@ class Operators : public search::GeneticOperators {
  private:
   MapSpace::Layout l_;
   std::vector<search::Genome> seeds_;
+  std::vector<std::vector<size_t>> genes_of_dim_;  // [dim]: its factor and axis genes
 };
 
 double metric_value(const cost::LoopNestSummary& s, Metric m) {

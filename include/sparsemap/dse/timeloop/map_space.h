@@ -81,6 +81,7 @@ class MapSpace {
     cost::LoopNestPoint point;
     std::vector<int> split;  // [level]: spatial dims along X (Timeloop's split), for writing
     bool feasible = true;
+    std::vector<int> scratch;  // decode's working space (reused with the point)
   };
   Decoded decode(const search::Genome& g) const;
   // The same into `out`, reusing its storage (no allocation once `out` has held a point of
@@ -151,6 +152,7 @@ class MapSpace {
   std::vector<int> axis_gene_of_;                        // [level * dims + dim]: gene index
   Placement start_;                              // start_placement without a genome (set_start)
   std::vector<size_t> free_axis_cells_;          // level * dims + dim whose axis a gene chooses
+  std::vector<char> has_min_;                    // [level]: some factor has a min over 1
   std::vector<std::vector<int>> temporal_free_;  // [level]: dims not in its permutation
   std::vector<std::pair<int, int>> keep_genes_;  // (level, data space)
   size_t genes_ = 0, axis_base_ = 0, order_base_ = 0, keep_base_ = 0;
