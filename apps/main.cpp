@@ -1,7 +1,10 @@
-// sparsemap CLI entry point: registers every subcommand and maps errors to exit codes.
+// sparsemap CLI entry point: registers the subcommand asked for (every one for the top-level
+// help) and maps errors to exit codes.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <vector>
 
 #include "commands.h"
 #include "sparsemap/error.h"
@@ -12,6 +15,55 @@ namespace sparsemap::cli {
 void register_sparse_price(CLI::App& app);
 }  // namespace sparsemap::cli
 
+namespace {
+
+// Every subcommand, by the registration that adds it. A command line naming a subcommand
+// registers that one alone: registering all of them (thousands of CLI11 options) is a quarter
+// of the start-up of a short command.
+struct Registration {
+  std::vector<const char*> names;  // the subcommands it adds
+  void (*add)(CLI::App&);
+};
+const std::vector<Registration>& registrations() {
+  using namespace sparsemap::cli;
+  static const std::vector<Registration> all = {
+      {{"models"}, register_models},
+      {{"show"}, register_show},
+      {{"arch"}, register_arch},
+      {{"nongemm"}, register_nongemm},
+      {{"eval"}, register_eval},
+      {{"spmm-bench"}, register_spmm_bench},
+      {{"prune-study"}, register_prune_study},
+      {{"prune-train", "prune-compare", "prune-overhead"}, register_prune_train},
+      {{"map"}, register_map},
+      {{"train"}, register_train},
+      {{"nm-study"}, register_nm_study},
+      {{"mse"}, register_mse},
+      {{"codesign"}, register_codesign},
+      {{"attention"}, register_attention},
+      {{"schedule"}, register_schedule},
+      {{"fuse-train", "fuse"}, register_fuse},
+      {{"hwalloc"}, register_hwalloc},
+      {{"report"}, register_report},
+      {{"timeloop"}, register_timeloop},
+      {{"sparse-price"}, register_sparse_price}};
+  return all;
+}
+
+// Registers the subcommand `name` names (true), or every subcommand when it names none.
+bool register_commands(CLI::App& app, const char* name) {
+  for (const Registration& r : registrations())
+    for (const char* n : r.names)
+      if (name && std::strcmp(n, name) == 0) {
+        r.add(app);
+        return true;
+      }
+  for (const Registration& r : registrations()) r.add(app);
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   sparsemap::cli::remember_args(argc, argv);
   // Under mpirun every rank runs the same command; search evaluations are split over the ranks
@@ -21,29 +73,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("sparsemap ") + SPARSEMAP_VERSION);
   app.require_subcommand(1);
   sparsemap::cli::configure_cli(app);
-  sparsemap::cli::register_models(app);
-  sparsemap::cli::register_show(app);
-  sparsemap::cli::register_arch(app);
-  sparsemap::cli::register_nongemm(app);
-  sparsemap::cli::register_eval(app);
-  sparsemap::cli::register_spmm_bench(app);
-  sparsemap::cli::register_prune_study(app);
-  sparsemap::cli::register_prune_train(app);
-  sparsemap::cli::register_map(app);
-  sparsemap::cli::register_train(app);
-  sparsemap::cli::register_nm_study(app);
-  sparsemap::cli::register_mse(app);
-  sparsemap::cli::register_codesign(app);
-  sparsemap::cli::register_attention(app);
-  sparsemap::cli::register_schedule(app);
-  sparsemap::cli::register_fuse(app);
-  sparsemap::cli::register_hwalloc(app);
-  sparsemap::cli::register_report(app);
-  sparsemap::cli::register_timeloop(app);
-  sparsemap::cli::register_sparse_price(app);
+  const bool one = register_commands(app, argc > 1 ? argv[1] : nullptr);
   sparsemap::cli::check_seed_options(app);
-  if (argc > 1 && argv[1][0] != '-' &&
-      app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); }).empty()) {
+  if (!one && argc > 1 && argv[1][0] != '-') {
     std::string names;
     for (const CLI::App* sub : app.get_subcommands({}))
       names += (names.empty() ? "" : ", ") + sub->get_name();

@@ -344,24 +344,23 @@ LoopNestSummary LoopNestEvaluator::evaluate(const LoopNestPoint& x, LoopNestWork
   ws.fault_level = ws.fault_dim = ws.fault_ds = -1;
   LoopNestSummary r;
   r.status = usable() ? check_form(x, ws) : LoopNestStatus::kInvalidMapping;
-  return r.status == LoopNestStatus::kOk ? evaluate_formed(x, ws) : r;
+  return r.status == LoopNestStatus::kOk ? evaluate_formed(x, ws, true) : r;
 }
 
 LoopNestSummary LoopNestEvaluator::evaluate_well_formed(const LoopNestPoint& x,
                                                         LoopNestWorkspace& ws) const {
   ws.fault_level = ws.fault_dim = ws.fault_ds = -1;
-  if (usable()) return evaluate_formed(x, ws);
+  if (usable()) return evaluate_formed(x, ws, false);
   LoopNestSummary r;
   r.status = LoopNestStatus::kInvalidMapping;
   return r;
 }
 
-LoopNestSummary LoopNestEvaluator::evaluate_formed(const LoopNestPoint& x,
-                                                   LoopNestWorkspace& ws) const {
+LoopNestSummary LoopNestEvaluator::evaluate_formed(const LoopNestPoint& x, LoopNestWorkspace& ws,
+                                                   bool figures_when_over_capacity) const {
   LoopNestSummary r;
   r.status = check_fanout(x, ws);
   if (r.status != LoopNestStatus::kOk) return r;
-  count_accesses(x, ws);
   // Capacity: the last level over its capacity is the one reported.
   for (int i = 0; i < n_; ++i) {
     const int64_t cap = h_.storage[i].capacity_words();
@@ -375,6 +374,8 @@ LoopNestSummary LoopNestEvaluator::evaluate_formed(const LoopNestPoint& x,
       ws.fault_limit = cap;
     }
   }
+  if (r.status != LoopNestStatus::kOk && !figures_when_over_capacity) return r;
+  count_accesses(x, ws);
   // Cycles: compute (all temporal steps) or the slowest level's bandwidth-limited time.
   int64_t compute = 1;
   for (int k = 0; k < nd_; ++k) compute *= ws.above[n_ * nd_ + k];

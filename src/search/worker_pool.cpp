@@ -25,6 +25,8 @@ void WorkerPool::work_loop() {
   for (;;) {
     const std::function<void(size_t)>* f = nullptr;
     size_t n = 0;
+    for (int t = 0; t < kSpinTries && published_.load(std::memory_order_acquire) == seen; ++t)
+      __builtin_ia32_pause();
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -52,9 +54,12 @@ void WorkerPool::run(size_t n, const std::function<void(size_t)>& f) {
     n_ = n;
     next_ = 0;
     ++generation_;
+    published_.store(generation_, std::memory_order_release);
   }
   if (!workers_.empty()) wake_.notify_all();
   drain(&f, n);
+  for (int t = 0; t < kSpinTries && busy_.load(std::memory_order_acquire) != 0; ++t)
+    __builtin_ia32_pause();
   std::unique_lock<std::mutex> lock(mutex_);
   // Every index is taken; wait for the workers still inside f. A worker that wakes after this
   // finds no index left and leaves at once.

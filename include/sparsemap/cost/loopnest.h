@@ -216,7 +216,8 @@ class LoopNestEvaluator {
   // evaluate() of a point whose factors multiply to the bounds, whose orders are permutations
   // and whose outermost level keeps every data space (a map space's decoded point, by
   // construction: dse/timeloop/map_space.h), without checking those again; the fan-out and the
-  // capacities are checked. The same result as evaluate() on such a point.
+  // capacities are checked. The same result as evaluate() on such a point, except that a point
+  // over a capacity comes back with its status only (no cycles or energy: a search drops it).
   LoopNestSummary evaluate_well_formed(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
 
   // Everything evaluate_loopnest reports, with the reason text of a failed status.
@@ -236,7 +237,10 @@ class LoopNestEvaluator {
   // Factors, orders and the outermost keep (what evaluate_well_formed trusts).
   LoopNestStatus check_form(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
   LoopNestStatus check_fanout(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
-  LoopNestSummary evaluate_formed(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
+  // evaluate() after the form checks; over a capacity, the cycles and energy are computed only
+  // when figures_when_over_capacity.
+  LoopNestSummary evaluate_formed(const LoopNestPoint& x, LoopNestWorkspace& ws,
+                                  bool figures_when_over_capacity) const;
   void count_accesses(const LoopNestPoint& x, LoopNestWorkspace& ws) const;
   int64_t throttled_cycles(const arch::StorageLevel& s, int i, int64_t compute,
                            const LoopNestWorkspace& ws) const;

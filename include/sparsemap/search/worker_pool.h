@@ -28,6 +28,7 @@ class WorkerPool {
   void run(size_t n, const std::function<void(size_t)>& f);
 
  private:
+  static constexpr int kSpinTries = 20000;
   void work_loop();
   // Takes indices of job f over [0, n) until none is left (an atomic counter: no lock per index).
   void drain(const std::function<void(size_t)>* f, size_t n);
@@ -36,7 +37,9 @@ class WorkerPool {
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(size_t)>* job_ = nullptr;
-  size_t n_ = 0, busy_ = 0;  // the job's size; workers inside it
+  size_t n_ = 0;                             // the job's size
+  std::atomic<size_t> busy_{0};              // workers inside it (changed under mutex_)
+  std::atomic<unsigned long> published_{0};  // generation_, readable without the lock
   std::atomic<size_t> next_{0};
   unsigned long generation_ = 0;
   bool stop_ = false;

@@ -73,7 +73,8 @@ TEST(TimeloopMapSpace, CountEqualsTheEnumeratedPoints) {
 }
 
 // The decoder's points are well formed, so the search's evaluate_well_formed (which skips the
-// form checks) gives what evaluate gives: 2,000 random genomes on each example design.
+// form checks) gives what evaluate gives (the status alone over a capacity): 2,000 random
+// genomes on each example design.
 TEST(TimeloopMapSpace, DecodedPointsEvaluateTheSameWithoutFormChecks) {
   SPARSEMAP_TEST_DATA(dir, "timeloop");
   for (const char* design :
@@ -94,6 +95,7 @@ TEST(TimeloopMapSpace, DecodedPointsEvaluateTheSameWithoutFormChecks) {
       const cost::LoopNestSummary x = model.evaluate(d.point, a);
       const cost::LoopNestSummary y = model.evaluate_well_formed(d.point, b);
       ASSERT_EQ(x.status, y.status) << design;
+      if (!x.ok()) continue;  // over a capacity: the status only
       EXPECT_EQ(x.cycles, y.cycles) << design;
       EXPECT_EQ(x.energy_pj, y.energy_pj) << design;
       EXPECT_EQ(x.utilization, y.utilization) << design;
