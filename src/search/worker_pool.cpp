@@ -3,6 +3,23 @@
 
 namespace sparsemap::search {
 
+namespace {
+
+// Waits awake while `waiting()` holds, at most kSpinTries checks, before a thread goes to sleep
+// on a condition variable.
+template <class Waiting>
+void spin_while(const Waiting& waiting) {
+  for (int t = 0; t < WorkerPool::kSpinTries && waiting(); ++t) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
+}
+
+}  // namespace
+
 WorkerPool::WorkerPool(int threads) {
   for (int t = 1; t < threads; ++t) workers_.emplace_back([this] { work_loop(); });
 }
@@ -25,8 +42,7 @@ void WorkerPool::work_loop() {
   for (;;) {
     const std::function<void(size_t)>* f = nullptr;
     size_t n = 0;
-    for (int t = 0; t < kSpinTries && published_.load(std::memory_order_acquire) == seen; ++t)
-      __builtin_ia32_pause();
+    spin_while([&] { return published_.load(std::memory_order_acquire) == seen; });
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -58,8 +74,7 @@ void WorkerPool::run(size_t n, const std::function<void(size_t)>& f) {
   }
   if (!workers_.empty()) wake_.notify_all();
   drain(&f, n);
-  for (int t = 0; t < kSpinTries && busy_.load(std::memory_order_acquire) != 0; ++t)
-    __builtin_ia32_pause();
+  spin_while([&] { return busy_.load(std::memory_order_acquire) != 0; });
   std::unique_lock<std::mutex> lock(mutex_);
   // Every index is taken; wait for the workers still inside f. A worker that wakes after this
   // finds no index left and leaves at once.
