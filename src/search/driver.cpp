@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <thread>
 
 #include "optimizer_internal.h"
 #include "sparsemap/error.h"
@@ -123,6 +124,39 @@ std::vector<double> Evaluator::evaluate_indexed(size_t n,
   return mpi_allgather(mine, counts);
 }
 
+std::vector<double> Evaluator::evaluate_streamed(
+    size_t n, const std::function<void(const std::function<void(size_t)>&)>& produce,
+    const std::function<double(size_t)>& f) const {
+  if (!pool_ || n <= 1 || (use_mpi_ && mpi_size() > 1)) {
+    produce([](size_t) {});
+    return evaluate_indexed(n, f);
+  }
+  // Job 0 makes the items; job i >= 1 waits until item i - 1 is made, then evaluates it.
+  std::vector<double> out(n, kInfeasible);
+  std::vector<std::exception_ptr> errors(n + 1);
+  std::atomic<size_t> made{0};
+  std::atomic<bool> failed{false};
+  pool_->run(n + 1, [&](size_t job) {
+    try {
+      if (job == 0) {
+        produce([&](size_t i) { made.store(i + 1, std::memory_order_release); });
+        return;
+      }
+      while (made.load(std::memory_order_acquire) < job) {
+        if (failed.load(std::memory_order_acquire)) return;
+        std::this_thread::yield();
+      }
+      out[job - 1] = f(job - 1);
+    } catch (...) {
+      errors[job] = std::current_exception();
+      if (job == 0) failed.store(true, std::memory_order_release);
+    }
+  });
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
+}
+
 // The first i + 1 with history[i] <= target + tolerance |target|.
 int64_t SearchResult::samples_to_within(double target, double tolerance) const {
   const double threshold = target + tolerance * std::fabs(target);
@@ -201,9 +235,11 @@ SearchResult run_search(Optimizer& opt, const Evaluator& eval, const Evaluator::
   while (result.samples < options.budget) {
     const size_t n = static_cast<size_t>(
         std::min<int64_t>(static_cast<int64_t>(options.batch), options.budget - result.samples));
-    const std::vector<Genome> xs = opt.ask(n);
+    std::vector<Genome> xs;
+    std::vector<double> f = eval.evaluate_streamed(
+        n, [&](const std::function<void(size_t)>& made) { opt.ask_each(n, xs, made); },
+        [&](size_t i) { return fitness(xs[i]); });
     SPARSEMAP_ASSERT(xs.size() == n);
-    std::vector<double> f = eval.evaluate(xs, fitness);
     for (double& v : f) v = detail::sanitize_fitness(v);
     opt.tell(xs, f);
     const int64_t before = result.samples;

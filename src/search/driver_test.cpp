@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 
@@ -88,6 +89,41 @@ TEST(SearchEvaluator, RethrowsTheLowestFailingIndex) {
     } catch (const std::runtime_error& e) {
       EXPECT_STREQ(e.what(), "bad 17");
     }
+  }
+}
+
+// Items made one by one and evaluated as they come: the same values on 1 and 3 threads, each
+// item evaluated once and only after it was made; the maker's exception comes back.
+TEST(SearchEvaluator, StreamedEqualsMadeFirst) {
+  for (int threads : {1, 3}) {
+    const Evaluator eval(threads, false);
+    std::vector<double> items;
+    items.reserve(200);
+    std::atomic<int> early{0}, calls{0};
+    std::atomic<size_t> ready{0};
+    const std::vector<double> f = eval.evaluate_streamed(
+        200,
+        [&](const std::function<void(size_t)>& made) {
+          for (size_t i = 0; i < 200; ++i) {
+            items.push_back(static_cast<double>(i * i));
+            ready.store(i + 1);
+            made(i);
+          }
+        },
+        [&](size_t i) {
+          ++calls;
+          if (ready.load() <= i) ++early;
+          return items[i] + 1;
+        });
+    ASSERT_EQ(f.size(), 200u) << threads;
+    for (size_t i = 0; i < 200; ++i) EXPECT_EQ(f[i], static_cast<double>(i * i) + 1) << threads;
+    EXPECT_EQ(calls.load(), 200) << threads;
+    EXPECT_EQ(early.load(), 0) << threads;
+    EXPECT_THROW(eval.evaluate_streamed(
+                     5, [](const std::function<void(size_t)>&) { throw std::runtime_error("x"); },
+                     [](size_t) { return 0.0; }),
+                 std::runtime_error)
+        << threads;
   }
 }
 

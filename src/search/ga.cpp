@@ -40,9 +40,14 @@ class GeneticAlgorithm final : public OptimizerBase {
 
  protected:
   void propose(size_t k, std::vector<Genome>& out) override {
+    propose_each(k, out, [](size_t) {});
+  }
+  void propose_each(size_t k, std::vector<Genome>& out,
+                    const std::function<void(size_t)>& made) override {
     for (size_t i = 0; i < k; ++i) {
       if (population_.empty()) {
         out.push_back(random_genome(dims_, rng_));
+        made(out.size() - 1);
         continue;
       }
       const Genome& a = pick_parent();
@@ -52,6 +57,7 @@ class GeneticAlgorithm final : public OptimizerBase {
       SPARSEMAP_ASSERT(child.size() == dims_);
       for (double& v : child) v = clip_gene(v);
       out.push_back(std::move(child));
+      made(out.size() - 1);
     }
   }
 

@@ -12,6 +12,12 @@
 
 namespace sparsemap::search {
 
+void Optimizer::ask_each(size_t n, std::vector<Genome>& out,
+                         const std::function<void(size_t)>& made) {
+  out = ask(n);
+  for (size_t i = 0; i < out.size(); ++i) made(i);
+}
+
 namespace detail {
 
 using nlohmann::json;
@@ -138,16 +144,32 @@ OptimizerBase::OptimizerBase(std::string name, size_t dims, const OptimizerOptio
 }
 
 std::vector<Genome> OptimizerBase::ask(size_t n) {
+  std::vector<Genome> out;
+  ask_each(n, out, [](size_t) {});
+  return out;
+}
+
+void OptimizerBase::ask_each(size_t n, std::vector<Genome>& out,
+                             const std::function<void(size_t)>& made) {
   SPARSEMAP_ASSERT(n >= 1);
   SPARSEMAP_ASSERT(asked_ == 0);  // ask and tell alternate
-  std::vector<Genome> out;
+  out.clear();
   out.reserve(n);
-  while (out.size() < n && next_seed_ < seeds_.size()) out.push_back(seeds_[next_seed_++]);
+  while (out.size() < n && next_seed_ < seeds_.size()) {
+    out.push_back(seeds_[next_seed_++]);
+    made(out.size() - 1);
+  }
   asked_seeds_ = out.size();
-  propose(n - out.size(), out);
+  propose_each(n - out.size(), out, made);
   SPARSEMAP_ASSERT(out.size() == n);
   asked_ = n;
-  return out;
+}
+
+void OptimizerBase::propose_each(size_t k, std::vector<Genome>& out,
+                                 const std::function<void(size_t)>& made) {
+  const size_t first = out.size();
+  propose(k, out);
+  for (size_t i = first; i < out.size(); ++i) made(i);
 }
 
 void OptimizerBase::tell(const std::vector<Genome>& xs, const std::vector<double>& fitness) {

@@ -60,6 +60,7 @@ class OptimizerBase : public Optimizer {
   std::string name() const final { return name_; }
   size_t dims() const final { return dims_; }
   std::vector<Genome> ask(size_t n) final;
+  void ask_each(size_t n, std::vector<Genome>& out, const std::function<void(size_t)>& made) final;
   void tell(const std::vector<Genome>& xs, const std::vector<double>& fitness) final;
   nlohmann::json save() const final;
   void load(const nlohmann::json& state) final;
@@ -67,6 +68,9 @@ class OptimizerBase : public Optimizer {
  protected:
   // Appends k >= 0 new candidates (after the seeds of this ask, if any) to `out`.
   virtual void propose(size_t k, std::vector<Genome>& out) = 0;
+  // propose, calling made(i) after appending out[i]. Default: propose, then made for each.
+  virtual void propose_each(size_t k, std::vector<Genome>& out,
+                            const std::function<void(size_t)>& made);
   // The last ask's candidates and their (sanitised) fitness; the first n_seeds are seeds.
   virtual void observe(const std::vector<Genome>& xs, const std::vector<double>& fitness,
                        size_t n_seeds) = 0;

@@ -33,6 +33,13 @@ class Evaluator {
   // The same split for any batch of n items: out[i] = fitness(i) for i in [0, n), each index
   // evaluated once over all threads and ranks (an exhaustive scan's batch of points).
   std::vector<double> evaluate_indexed(size_t n, const std::function<double(size_t)>& f) const;
+  // evaluate_indexed(n, f) of items that `produce(made)` makes one by one, calling made(i) once
+  // item i is ready (in order): on threads, the first items are evaluated while the rest are
+  // made. produce runs on one thread, once; its exception is rethrown. The same results as
+  // producing everything first (the order of evaluation never shows in the output).
+  std::vector<double> evaluate_streamed(
+      size_t n, const std::function<void(const std::function<void(size_t)>&)>& produce,
+      const std::function<double(size_t)>& f) const;
   int threads() const { return threads_; }
   bool use_mpi() const { return use_mpi_; }
 

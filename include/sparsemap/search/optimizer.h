@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -38,6 +39,12 @@ class Optimizer {
   virtual std::string name() const = 0;  // "ga", "random", "sa", "de", "pso", "cmaes", ...
   virtual size_t dims() const = 0;       // genes per candidate
   virtual std::vector<Genome> ask(size_t n) = 0;
+  // ask(n) into `out` (emptied, then n candidates), calling made(i) as soon as out[i] is final:
+  // a driver evaluates the first candidates while the rest are being made. `out` is reserved
+  // for n before the first, so a candidate never moves once made. The same candidates as
+  // ask(n). Default: ask, then made for each.
+  virtual void ask_each(size_t n, std::vector<Genome>& out,
+                        const std::function<void(size_t)>& made);
   virtual void tell(const std::vector<Genome>& xs, const std::vector<double>& fitness) = 0;
   virtual nlohmann::json save() const = 0;
   virtual void load(const nlohmann::json& state) = 0;
