@@ -7,8 +7,8 @@
 namespace sparsemap::search {
 
 // True when this process was started by mpirun/mpiexec (OpenMPI's OMPI_COMM_WORLD_SIZE or a
-// PMI launcher's PMI_SIZE is set). Plain runs never load MPI (its plugin, src/search/mpi_plugin.cpp) nor pay for
-// MPI_Init (about 0.5 s).
+// PMI launcher's PMI_SIZE is set). Plain runs never load MPI (its plugin,
+// src/search/mpi_plugin.cpp) nor pay for MPI_Init (about 0.5 s).
 bool launched_by_mpirun();
 
 // RAII: initialises MPI (MPI_Init_thread, MPI_THREAD_FUNNELED: only the main thread calls MPI)
