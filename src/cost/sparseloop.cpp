@@ -13,55 +13,6 @@ namespace sparsemap::cost {
 
 using sparseloop_detail::Nest;
 
-bool SparseDataspace::operator==(const SparseDataspace& o) const {
-  return name == o.name && tile_words == o.tile_words &&
-         expected_occupancy == o.expected_occupancy && format == o.format &&
-         format_occupancy == o.format_occupancy && reads == o.reads && fills == o.fills &&
-         updates == o.updates && format_reads == o.format_reads &&
-         gated_format_reads == o.gated_format_reads &&
-         skipped_format_reads == o.skipped_format_reads && format_fills == o.format_fills &&
-         gated_format_fills == o.gated_format_fills &&
-         skipped_format_fills == o.skipped_format_fills && format_updates == o.format_updates &&
-         gated_format_updates == o.gated_format_updates &&
-         skipped_format_updates == o.skipped_format_updates && decompressions == o.decompressions &&
-         compressions == o.compressions && energy_pj == o.energy_pj;
-}
-
-const SparseDataspace* SparseLevel::dataspace(const std::string& n) const {
-  for (const auto& d : dataspaces)
-    if (d.name == n) return &d;
-  return nullptr;
-}
-
-const SparseLevel* SparseLoopResult::level(const std::string& n) const {
-  for (const auto& l : levels)
-    if (l.name == n) return &l;
-  return nullptr;
-}
-
-namespace {
-
-double per(double pj, int64_t count) {
-  return count > 0 ? pj * 1000.0 / static_cast<double>(count) : 0;
-}
-
-double component_pj(const SparseLoopResult& r, const std::string& component) {
-  if (component == "Total") return r.energy_pj;
-  if (component == r.compute_name) return r.compute_energy_pj;
-  if (const auto* l = r.level(component)) return l->energy_pj;
-  return 0;
-}
-
-}  // namespace
-
-double SparseLoopResult::fj_per_algorithmic_compute(const std::string& component) const {
-  return per(component_pj(*this, component), algorithmic_computes);
-}
-
-double SparseLoopResult::fj_per_compute(const std::string& component) const {
-  return per(component_pj(*this, component), actual_computes);
-}
-
 namespace {
 
 // Per (level, data space) working state, Timeloop's "fine-grained accesses".
