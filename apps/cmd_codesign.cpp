@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "sparsemap/dse/codesign/run.h"
 #include "sparsemap/dse/mapper/model_mapper.h"
+#include "sparsemap/dse/timeloop/run.h"
 #include "sparsemap/error.h"
 
 namespace sparsemap::cli {
@@ -224,7 +225,7 @@ void register_codesign(CLI::App& app) {
   cmd->add_flag("--wide", a->wide,
                 "Also each layer's mapping in the table (wider than 120 columns)");
   add_zoo_options(cmd, a->o.zoo);
-  auto t = std::make_shared<TimeloopCodesignArgs>();
+  auto t = std::make_shared<dse::timeloop::CodesignRunOptions>();
   cmd->add_option("--ert", t->ert,
                   "Timeloop template: its Accelergy ERT (default: the *ERT.yaml beside it)");
   cmd->add_option("--art", t->art,
@@ -235,7 +236,7 @@ void register_codesign(CLI::App& app) {
                   "Timeloop template: evaluations per layer mapping the template and the best "
                   "design for the figures reported");
   cmd->callback([a, t, cmd] {
-    if (!is_timeloop_arch_file(a->o.hw)) return run_codesign_cmd(*a);
+    if (!dse::timeloop::is_arch_file(a->o.hw)) return run_codesign_cmd(*a);
     refuse_flags(
         cmd,
         {"--platform", "--pe-limit", "--pe-step", "--buffers", "--levels", "--maestro-compatible",
@@ -252,10 +253,8 @@ void register_codesign(CLI::App& app) {
     if (cmd->count("--objective")) t->objective = a->o.objective;
     t->seed = a->o.seed;
     t->threads = a->o.threads;
-    t->json = a->json;
-    t->quiet = a->quiet;
     t->zoo = a->o.zoo;
-    run_codesign_timeloop(*t);
+    run_codesign_timeloop(*t, a->json, a->quiet);
   });
 }
 

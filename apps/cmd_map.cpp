@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "sparsemap/cost/utilisation.h"
 #include "sparsemap/dse/mapper/run.h"
+#include "sparsemap/dse/timeloop/run.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::cli {
@@ -213,7 +214,7 @@ void register_map(CLI::App& app) {
                   "Accelerator: a preset name, a MAESTRO .m file, a YAML file, or a Timeloop "
                   "architecture (.yaml with its constraints, or a parsed-processed-input.yaml)")
       ->required();
-  auto t = std::make_shared<TimeloopMapArgs>();
+  auto t = std::make_shared<dse::timeloop::MapOptions>();
   cmd->add_option("--ert", t->ert,
                   "Timeloop architecture: its Accelergy ERT (default: the *ERT.yaml beside it)");
   cmd->add_option("--emit-timeloop", t->emit_dir,
@@ -261,7 +262,7 @@ void register_map(CLI::App& app) {
                 "than 120 columns");
   add_zoo_options(cmd, a->o.zoo);
   cmd->callback([a, t, cmd] {
-    if (!is_timeloop_arch_file(a->o.hw)) return run_map(*a);
+    if (!dse::timeloop::is_arch_file(a->o.hw)) return run_map(*a);
     refuse_flags(
         cmd,
         {"--mapping", "--levels", "--divisors-only", "--maestro-compatible", "--constraint",
@@ -272,17 +273,14 @@ void register_map(CLI::App& app) {
     t->model = a->o.model;
     if (cmd->count("--algo")) t->algo = a->o.algo;
     if (cmd->count("--budget")) t->budget = a->o.budget;
-    t->objective = a->o.objective;
-    t->objective_given = cmd->count("--objective") > 0;
+    if (cmd->count("--objective")) t->objective = a->o.objective;
     t->seed = a->o.seed;
     t->threads = a->o.threads;
     t->checkpoint = a->o.checkpoint;
     t->resume = a->o.resume;
     if (cmd->count("--checkpoint-every")) t->checkpoint_every = a->o.checkpoint_every;
-    t->json = a->json;
-    t->quiet = a->quiet;
     t->zoo = a->o.zoo;
-    run_map_timeloop(*t);
+    run_map_timeloop(*t, a->json, a->quiet);
   });
 }
 

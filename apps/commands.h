@@ -13,9 +13,10 @@
 #include "sparsemap/workload/model.h"
 #include "sparsemap/workload/zoo.h"
 
-namespace sparsemap::io {
-struct TimeloopInputs;
-}
+namespace sparsemap::dse::timeloop {
+struct MapOptions;
+struct CodesignRunOptions;
+}  // namespace sparsemap::dse::timeloop
 
 namespace sparsemap::cli {
 
@@ -51,38 +52,12 @@ void register_schedule(CLI::App& app);   // schedule (G# multi-tenant): apps/cmd
 void register_fuse(CLI::App& app);     // fuse and fuse-train: apps/cmd_fuse.cpp, cmd_fuse_train.cpp
 void register_hwalloc(CLI::App& app);  // hwalloc (ConfuciuX): apps/cmd_hwalloc.cpp
 void register_report(CLI::App& app);   // report (one HTML page per model): apps/cmd_report.cpp
-// `map --hw ARCH.yaml` on a Timeloop architecture (apps/cmd_map_timeloop.cpp): the flags of
-// `map` that apply, with Timeloop's defaults where the user gave none.
-struct TimeloopMapArgs {
-  std::string hw, model, ert, algo = "auto", objective, json;
-  std::string emit_dir;  // --emit-timeloop: one <layer>.map.yaml per layer
-  std::string checkpoint, resume;
-  int64_t checkpoint_every = 2000;
-  bool objective_given = false, warm_start = true, quiet = false;
-  int64_t budget = 10000;
-  uint64_t seed = 1, exhaustive_limit = 2'000'000;
-  int threads = 1;
-  workload::ZooOptions zoo;
-};
-// True when `path` is a YAML file that io/timeloop reads as holding an architecture.
-bool is_timeloop_arch_file(const std::string& path);
-// The inputs of a Timeloop architecture file (read once per process), or null when `path` is
-// not one.
-const io::TimeloopInputs* timeloop_arch_inputs(const std::string& path);
-void run_map_timeloop(const TimeloopMapArgs& a);
-// `codesign --hw ARCH.yaml` on a Timeloop template (apps/cmd_codesign_timeloop.cpp).
-struct TimeloopCodesignArgs {
-  std::string hw, model, ert, art, algo = "ga", objective = "edp", json;
-  double area_budget_mm2 = 0;
-  int64_t budget = 200;          // designs
-  int64_t map_budget = 1000;     // loop-nest evaluations per layer per design
-  int64_t final_budget = 10000;  // per layer, for the template and the best design
-  uint64_t seed = 1;
-  int threads = 1;
-  bool quiet = false;
-  workload::ZooOptions zoo;
-};
-void run_codesign_timeloop(const TimeloopCodesignArgs& a);
+// `map --hw ARCH.yaml` and `codesign --hw ARCH.yaml` on a Timeloop architecture
+// (apps/cmd_map_timeloop.cpp, cmd_codesign_timeloop.cpp): run, print unless `json` is "-",
+// write the JSON to `json` when not empty; a progress line on stderr unless `quiet`.
+void run_map_timeloop(const dse::timeloop::MapOptions& o, const std::string& json, bool quiet);
+void run_codesign_timeloop(const dse::timeloop::CodesignRunOptions& o, const std::string& json,
+                           bool quiet);
 // timeloop (Timeloop inputs through the loop-nest model): apps/cmd_timeloop.cpp.
 void register_timeloop(CLI::App& app);
 // The work of `sparsemap timeloop FILES`, shared with `sparsemap eval --timeloop FILES`: reads

@@ -36,8 +36,7 @@ target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/src/ml/prune/spars
 # compiled again with -fPIC, without
 # SPARSEMAP_HAVE_TORCH (their libtorch methods answer with the CLI's "built without libtorch")
 # and without SPARSEMAP_TORCH_HELPER (torch_handoff.cpp then never replaces the process).
-foreach(cmd common torch_handoff cmd_map cmd_map_timeloop cmd_codesign cmd_codesign_timeloop
-    cmd_attention cmd_schedule cmd_hwalloc)
+foreach(cmd common torch_handoff cmd_attention cmd_schedule cmd_hwalloc)
   target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps/${cmd}.cpp)
 endforeach()
 target_include_directories(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps)

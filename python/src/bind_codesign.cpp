@@ -1,14 +1,14 @@
 // sparsemap.codesign: dse::codesign::run called directly (no CLI parsing, no captured output),
 // with the GIL released while it searches; returns to_json(result) as a dict, the CLI's JSON.
 // Keywords are the command's flags (keywords.h). A Timeloop template (hw= a Timeloop
-// architecture file) goes to the command's own path (bind_commands.cpp) until the Timeloop
-// co-design has its Options and run.
+// architecture file) goes to dse::timeloop::run_codesign (bind_timeloop_search.cpp).
 #include <pybind11/stl.h>
 
 #include "bindings.h"
 #include "keywords.h"
 #include "sparsemap/arch/arch.h"
 #include "sparsemap/dse/codesign/run.h"
+#include "sparsemap/dse/timeloop/run.h"
 #include "sparsemap/error.h"
 #include "sparsemap/workload/model.h"
 
@@ -77,18 +77,19 @@ void bind_codesign(py::module_& m, const std::string& how) {
       [](py::object model, py::object platform, py::object budget, py::object seed,
          py::object threads, py::kwargs kw) -> py::object {
         const py::object hw = kw.contains("hw") ? py::object(kw["hw"]) : py::none();
-        if (!hw.is_none() && !py::isinstance<arch::Arch>(hw) && is_timeloop_arch_file(fspath(hw)))
-          return codesign_command(model, platform, budget, seed, threads, kw);
+        kw["platform"] = platform;
+        kw["budget"] = budget;
+        kw["seed"] = seed;
+        kw["threads"] = threads;
+        if (!hw.is_none() && !py::isinstance<arch::Arch>(hw) &&
+            dse::timeloop::is_arch_file(fspath(hw)))
+          return codesign_timeloop(model, fspath(hw), kw);
         cd::Options o;
         read_model_argument(model, o.model, o.model_object);
         if (py::isinstance<arch::Arch>(hw))
           o.hw_object = hw.cast<arch::Arch>();
         else if (!hw.is_none())
           o.hw = fspath(hw);
-        kw["platform"] = platform;
-        kw["budget"] = budget;
-        kw["seed"] = seed;
-        kw["threads"] = threads;
         read_keywords(kw, codesign_keywords(), o, {"progress", "hw", "plot"});
         const std::string plot =
             kw.contains("plot") && !kw["plot"].is_none() ? fspath(kw["plot"]) : "";

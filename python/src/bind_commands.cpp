@@ -173,26 +173,6 @@ py::object run_command(const std::string& command, Register reg, Call call,
 
 }  // namespace
 
-py::object map_model_command(py::object model, py::object arch, py::object algo, py::object budget,
-                             py::object seed, py::object threads, py::kwargs kw) {
-  Call call;
-  call.args = {"--hw", arch_argument(arch, call)};
-  kw["algo"] = algo;
-  kw["budget"] = budget;
-  kw["seed"] = seed;
-  kw["threads"] = threads;
-  return run_command("map", cli::register_map, model_call(model, std::move(call)), kw);
-}
-
-py::object codesign_command(py::object model, py::object platform, py::object budget,
-                            py::object seed, py::object threads, py::kwargs kw) {
-  kw["platform"] = platform;
-  kw["budget"] = budget;
-  kw["seed"] = seed;
-  kw["threads"] = threads;
-  return run_command("codesign", cli::register_codesign, model_call(model), kw);
-}
-
 void bind_commands(py::module_& m) {
   const std::string how =
       " `model` is what --model takes (a zoo name or a file) or a Model object; an accelerator "

@@ -1,14 +1,14 @@
 // sparsemap.map_model: dse::mapper::run called directly (no CLI parsing, no captured output),
 // with the GIL released while it searches; returns to_json(result) as a dict, the CLI's JSON.
 // Keywords are the command's flags (keywords.h), read with the CLI's conversions and errors.
-// A Timeloop architecture file goes to the command's own path (bind_commands.cpp) until the
-// Timeloop mapper has its Options and run.
+// A Timeloop architecture file goes to dse::timeloop::run_map (bind_timeloop_search.cpp).
 #include <pybind11/stl.h>
 
 #include "bindings.h"
 #include "keywords.h"
 #include "sparsemap/arch/arch.h"
 #include "sparsemap/dse/mapper/run.h"
+#include "sparsemap/dse/timeloop/run.h"
 #include "sparsemap/error.h"
 #include "sparsemap/workload/model.h"
 
@@ -86,18 +86,18 @@ void bind_map(py::module_& m, const std::string& how) {
       [](py::object model, py::object arch, py::object algo, py::object budget, py::object seed,
          py::object threads, py::kwargs kw) -> py::object {
         const bool arch_object = py::isinstance<arch::Arch>(arch);
-        if (!arch_object && is_timeloop_arch_file(fspath(arch)))
-          return map_model_command(model, arch, algo, budget, seed, threads, kw);
+        kw["algo"] = algo;
+        kw["budget"] = budget;
+        kw["seed"] = seed;
+        kw["threads"] = threads;
+        if (!arch_object && dse::timeloop::is_arch_file(fspath(arch)))
+          return map_model_timeloop(model, fspath(arch), kw);
         mp::Options o;
         read_model_argument(model, o.model, o.model_object);
         if (arch_object)
           o.arch_object = arch.cast<arch::Arch>();
         else
           o.hw = fspath(arch);
-        kw["algo"] = algo;
-        kw["budget"] = budget;
-        kw["seed"] = seed;
-        kw["threads"] = threads;
         read_keywords(kw, map_keywords(), o, {"progress"});
         const mp::Result r = run_released(progress_argument(kw),
                                           [&o](search::Observer& obs) { return mp::run(o, obs); });

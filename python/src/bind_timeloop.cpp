@@ -234,16 +234,4 @@ void bind_timeloop(py::module_& m) {
       "the CLI's file:line:column message.");
 }
 
-bool is_timeloop_arch_file(const std::string& path) {
-  const std::string ext = std::filesystem::path(path).extension().string();
-  std::error_code ec;
-  if ((ext != ".yaml" && ext != ".yml") || !std::filesystem::is_regular_file(path, ec))
-    return false;
-  try {
-    return io::read_timeloop_files({path}).arch.has_value();
-  } catch (const InputError&) {
-    return false;
-  }
-}
-
 }  // namespace sparsemap::python

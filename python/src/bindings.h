@@ -30,19 +30,12 @@ void bind_map(pybind11::module_& m, const std::string& how);
 void bind_fuse(pybind11::module_& m, const std::string& how);
 // codesign: dse::codesign::run called directly (bind_codesign.cpp).
 void bind_codesign(pybind11::module_& m, const std::string& how);
-// codesign through the command's own code (bind_commands.cpp): for Timeloop templates.
-pybind11::object codesign_command(pybind11::object model, pybind11::object platform,
-                                  pybind11::object budget, pybind11::object seed,
-                                  pybind11::object threads, pybind11::kwargs kw);
-// True when `path` is a YAML file holding a Timeloop architecture, as `map --hw` decides
-// (bind_timeloop.cpp).
-bool is_timeloop_arch_file(const std::string& path);
-// map_model through the `map` command's own code (bind_commands.cpp): for Timeloop
-// architecture files, which dse::mapper::run does not take.
-pybind11::object map_model_command(pybind11::object model, pybind11::object arch,
-                                   pybind11::object algo, pybind11::object budget,
-                                   pybind11::object seed, pybind11::object threads,
-                                   pybind11::kwargs kw);
+// map_model and codesign on a Timeloop architecture file `hw` (bind_timeloop_search.cpp):
+// dse::timeloop::run_map / run_codesign; `kw` holds every keyword but model (and arch).
+pybind11::object map_model_timeloop(pybind11::handle model, const std::string& hw,
+                                    const pybind11::kwargs& kw);
+pybind11::object codesign_timeloop(pybind11::handle model, const std::string& hw,
+                                   const pybind11::kwargs& kw);
 
 // The observer of a system run from Python with the GIL released (each call takes the GIL):
 // progress goes to the `progress` callable (unless None) as a dict, warnings become

@@ -211,3 +211,45 @@ def test_map_model_runs_from_several_threads():
     for t in threads:
         t.join()
     assert got == alone
+
+
+EYERISS = SOURCE / "tests/data/timeloop/example_designs/eyeriss_like/parsed-processed-input.yaml"
+
+
+def without_seconds(x):
+    """The Timeloop searches' JSON less its wall times ("seconds" at every level)."""
+    if isinstance(x, dict):
+        return {k: without_seconds(v) for k, v in x.items() if k != "seconds"}
+    if isinstance(x, list):
+        return [without_seconds(v) for v in x]
+    return x
+
+
+def test_timeloop_map_model_and_codesign_equal_the_cli(tmp_path):
+    """map_model and codesign on a Timeloop architecture call dse::timeloop's run directly."""
+    seen = []
+    got = sm.map_model(None, str(EYERISS), budget=300, seed=2, progress=seen.append)
+    want = cli_json(tmp_path, "map", "--hw", str(EYERISS), "--budget", "300", "--seed", "2")
+    assert without_seconds(got) == without_seconds(want)
+    assert got["budget"] == 300 and got["metrics"] == ["edp"] and seen
+    shapes = str(SOURCE / "tests/data/timeloop/layer_shapes/resnet18")
+    kw = dict(area_budget_mm2=1.0, budget=4, map_budget=30, final_budget=60, seed=3)
+    got = sm.codesign(shapes, hw=str(EYERISS), **kw)
+    want = cli_json(tmp_path, "codesign", "--hw", str(EYERISS), "--model", shapes,
+                    "--area-budget-mm2", "1.0", "--budget", "4", "--map-budget", "30",
+                    "--final-budget", "60", "--seed", "3")
+    assert without_seconds(got) == without_seconds(want) and got["designs"] == 4
+
+
+def test_timeloop_refuses_the_flags_of_maestro_class_accelerators():
+    for call, args in [
+        (lambda: sm.map_model(None, str(EYERISS), levels=2),
+         ["map", "--hw", str(EYERISS), "--levels", "2"]),
+        (lambda: sm.codesign(None, hw=str(EYERISS), area_budget_mm2=1.0, platform="edge"),
+         ["codesign", "--hw", str(EYERISS), "--area-budget-mm2", "1", "--platform", "edge"]),
+        (lambda: sm.codesign(None, hw=str(EYERISS)), ["codesign", "--hw", str(EYERISS)]),
+    ]:
+        line = cli_error(*args)
+        with pytest.raises(ValueError) as e:
+            call()
+        assert str(e.value) == line
