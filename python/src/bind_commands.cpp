@@ -1,6 +1,7 @@
 // The CLI's search commands as Python functions returning the CLI's JSON as dicts: attention,
-// schedule, hwalloc (and map_model / codesign on Timeloop architectures; those two and fuse are
-// otherwise bind_map.cpp, bind_codesign.cpp and bind_fuse.cpp, which call the library).
+// hwalloc (and map_model / codesign on Timeloop architectures; those two, fuse and schedule are
+// otherwise bind_map.cpp, bind_codesign.cpp, bind_fuse.cpp and bind_schedule.cpp, which call
+// the library).
 //
 // Each function runs the command's own code in this process (the apps/cmd_*.cpp that the
 // `sparsemap` binary runs, compiled into the module; no subprocess): its keyword arguments
@@ -194,13 +195,7 @@ void bind_commands(py::module_& m) {
        "sequence length (seq='512,4K'); model: FLAT's names (bert, trxl, t5, xlm) or a zoo "
        "transformer name. Other keyword arguments are the command's flags; see map_model."));
   bind_fuse(m, how);
-  m.def(
-      "schedule",
-      [](py::kwargs kw) { return run_command("schedule", cli::register_schedule, {}, kw); },
-      ("`sparsemap schedule`: G# multi-tenant scheduling (jobs=, platform=, job_table=, "
-       "algo=)." +
-       how)
-          .c_str());
+  bind_schedule(m, how);
   m.def(
       "hwalloc",
       [](py::object model, py::kwargs kw) {

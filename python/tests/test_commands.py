@@ -116,6 +116,33 @@ def test_schedule_equals_the_cli(tmp_path):
     assert deterministic(got) == deterministic(want)
 
 
+def test_schedule_reports_progress_and_refuses_bad_values():
+    """schedule calls dse::schedule::run: progress= receives a dict after each generation of G#,
+    and bad values raise the CLI's line (CLI11's for --init and --core-draw)."""
+    table = str(SOURCE / "tests/data/magma/jobtable_batch_mix-insts0.csv")
+    seen = []
+    got = sm.schedule(job_table=table, bw=1, budget=200, seed=4, progress=seen.append)
+    assert seen and set(seen[0]) == {"item", "items", "done", "total", "best", "label"}
+    assert seen[-1]["label"] == "gsharp" and seen[-1]["total"] == 200
+    assert seen[-1]["best"] >= got["makespan_cycles"]
+    assert deterministic(got) == deterministic(sm.schedule(job_table=table, bw=1, budget=200,
+                                                           seed=4))
+    for kw, flags in [({"init": "sorted"}, ["--init", "sorted"]),
+                      ({"core_draw": "fast"}, ["--core-draw", "fast"]),
+                      ({"bw": 0}, ["--bw", "0"]),
+                      ({"algo": "magic"}, ["--algo", "magic"]),
+                      ({"population": 2**40}, ["--population", str(2**40)]),
+                      ({"local_search": 2.0}, ["--local-search", "2.0"])]:
+        if not CLI.exists():
+            pytest.skip(f"no CLI at {CLI}")
+        r = subprocess.run([str(CLI), "schedule", "--job-table", table, "--budget", "20",
+                            *flags], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2
+        with pytest.raises(ValueError) as e:
+            sm.schedule(job_table=table, budget=20, **kw)
+        assert str(e.value) == r.stderr.splitlines()[0].removeprefix("sparsemap: ")
+
+
 def test_hwalloc_equals_the_cli(tmp_path):
     model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
     got = sm.hwalloc(model, method="ga", budget=600, seed=5)
