@@ -84,9 +84,10 @@ std::string seq_text(int64_t n);
 void check_sizes(const Options& o);
 
 // Checks every option, then runs the case (or the table). Progress before each length (label
-// "MODEL HW N=LEN", done the lengths finished of the case's total, item the case) and once after
-// the case's last (label "MODEL HW", done == total), then on_search_done; Cancelled when the
-// observer asks to stop. Throws InputError for bad options or files.
+// "MODEL HW N=LEN", done the lengths finished of the case's total, item the case, best 0: the
+// lengths have no common fitness) and once after the case's last (label "MODEL HW", done ==
+// total), then on_search_done; Cancelled when the observer asks to stop. Throws InputError for
+// bad options or files.
 Result run(const Options& o, search::Observer& observer);
 
 // One case's JSON (its shape and each length's FLAT, baseline and layer figures).
