@@ -30,6 +30,8 @@ void bind_map(pybind11::module_& m, const std::string& how);
 void bind_fuse(pybind11::module_& m, const std::string& how);
 // codesign: dse::codesign::run called directly (bind_codesign.cpp).
 void bind_codesign(pybind11::module_& m, const std::string& how);
+// attention: dse::attention::run called directly (bind_attention.cpp).
+void bind_attention(pybind11::module_& m, const std::string& how);
 // codesign through the command's own code (bind_commands.cpp): for Timeloop templates.
 pybind11::object codesign_command(pybind11::object model, pybind11::object platform,
                                   pybind11::object budget, pybind11::object seed,
