@@ -30,13 +30,13 @@ add_dependencies(sparsemap_python sparsemap_onnx)
 # prune_mask's vocabulary (prune-train --type) is ml/prune's torch-free sparsity_type.cpp,
 # compiled into the module: linking sparsemap_ml would pull libtorch into `import sparsemap`.
 target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/src/ml/prune/sparsity_type.cpp)
-# map_model, codesign, fuse and schedule call their system's run (python/src/bind_map.cpp, ...);
-# attention and hwalloc, and map_model / codesign on Timeloop architectures, still run
+# map_model, codesign, fuse, schedule and attention call their system's run
+# (python/src/bind_map.cpp, ...); hwalloc still runs
 # the CLI's own command code in process (python/src/bind_commands.cpp): those apps/ files,
 # compiled again with -fPIC, without
 # SPARSEMAP_HAVE_TORCH (their libtorch methods answer with the CLI's "built without libtorch")
 # and without SPARSEMAP_TORCH_HELPER (torch_handoff.cpp then never replaces the process).
-foreach(cmd common torch_handoff cmd_attention cmd_hwalloc)
+foreach(cmd common torch_handoff cmd_hwalloc)
   target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps/${cmd}.cpp)
 endforeach()
 target_include_directories(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps)

@@ -1,6 +1,12 @@
+<<<<<<< HEAD
 // The CLI's search commands as Python functions returning the CLI's JSON as dicts: attention,
 // hwalloc (and map_model / codesign on Timeloop architectures; those two, fuse and schedule are
 // otherwise bind_map.cpp, bind_codesign.cpp, bind_fuse.cpp and bind_schedule.cpp, which call
+=======
+// The CLI's search commands as Python functions returning the CLI's JSON as dicts: schedule,
+// hwalloc (and map_model / codesign on Timeloop architectures; those two, attention and fuse are
+// otherwise bind_map.cpp, bind_codesign.cpp, bind_attention.cpp and bind_fuse.cpp, which call
+>>>>>>> h-attention
 // the library).
 //
 // Each function runs the command's own code in this process (the apps/cmd_*.cpp that the
@@ -183,17 +189,7 @@ void bind_commands(py::module_& m) {
       "missing file) with the CLI's line.";
   bind_map(m, how);
   bind_codesign(m, how);
-  m.def(
-      "attention",
-      [](py::object model, py::kwargs kw) {
-        if (py::isinstance<workload::Model>(model))  // its --model is a shape name, not a model
-          throw py::type_error("model: attention takes FLAT's names or a zoo transformer name");
-        return run_command("attention", cli::register_attention, model_call(model), kw);
-      },
-      "model"_a = py::none(),
-      ("`sparsemap attention`: FLAT's fused attention dataflow vs the unfused baseline per "
-       "sequence length (seq='512,4K'); model: FLAT's names (bert, trxl, t5, xlm) or a zoo "
-       "transformer name. Other keyword arguments are the command's flags; see map_model."));
+  bind_attention(m, how);
   bind_fuse(m, how);
   bind_schedule(m, how);
   m.def(

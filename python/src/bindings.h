@@ -30,6 +30,8 @@ void bind_map(pybind11::module_& m, const std::string& how);
 void bind_fuse(pybind11::module_& m, const std::string& how);
 // codesign: dse::codesign::run called directly (bind_codesign.cpp).
 void bind_codesign(pybind11::module_& m, const std::string& how);
+// attention: dse::attention::run called directly (bind_attention.cpp).
+void bind_attention(pybind11::module_& m, const std::string& how);
 // schedule: dse::schedule::run called directly (bind_schedule.cpp).
 void bind_schedule(pybind11::module_& m, const std::string& how);
 // map_model and codesign on a Timeloop architecture file `hw` (bind_timeloop_search.cpp):

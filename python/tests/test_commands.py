@@ -100,6 +100,20 @@ def test_attention_equals_the_cli(tmp_path):
     assert deterministic(got) == deterministic(want)
 
 
+def test_attention_reports_progress_and_takes_an_arch_object():
+    """attention calls dse::attention::run directly: progress= before each length and after
+    the last; hw= takes an Arch object."""
+    seen = []
+    got = sm.attention("bert", seq="512,1K", map_budget=20, progress=seen.append)
+    assert [s["label"] for s in seen] == ["bert flat-edge N=512", "bert flat-edge N=1K",
+                                          "bert flat-edge"]
+    assert seen[-1]["done"] == seen[-1]["total"] == 2
+    by_object = sm.attention("bert", seq="512,1K", map_budget=20, hw=sm.arch("flat-edge"))
+    assert deterministic(by_object) == deterministic(got)
+    with pytest.raises(ValueError, match="<flag --seq>"):
+        sm.attention("bert", seq="1K,abc")
+
+
 def test_fuse_equals_the_cli(tmp_path):
     got = sm.fuse("resnet18", method=["none", "dp"], batch=4)
     want = cli_json(tmp_path, "fuse", "--model", "resnet18", "--method", "none,dp", "--batch",
