@@ -1,12 +1,6 @@
-<<<<<<< HEAD
-// The CLI's search commands as Python functions returning the CLI's JSON as dicts: attention,
-// hwalloc (and map_model / codesign on Timeloop architectures; those two, fuse and schedule are
-// otherwise bind_map.cpp, bind_codesign.cpp, bind_fuse.cpp and bind_schedule.cpp, which call
-=======
-// The CLI's search commands as Python functions returning the CLI's JSON as dicts: schedule,
-// hwalloc (and map_model / codesign on Timeloop architectures; those two, attention and fuse are
-// otherwise bind_map.cpp, bind_codesign.cpp, bind_attention.cpp and bind_fuse.cpp, which call
->>>>>>> h-attention
+// The CLI's search commands as Python functions returning the CLI's JSON as dicts: hwalloc
+// (map_model, codesign, attention, fuse and schedule are bind_map.cpp, bind_codesign.cpp,
+// bind_attention.cpp, bind_fuse.cpp and bind_schedule.cpp, which call
 // the library).
 //
 // Each function runs the command's own code in this process (the apps/cmd_*.cpp that the
