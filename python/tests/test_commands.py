@@ -294,3 +294,24 @@ def test_timeloop_refuses_the_flags_of_maestro_class_accelerators():
         with pytest.raises(ValueError) as e:
             call()
         assert str(e.value) == line
+
+
+def test_results_are_typed_with_attributes_and_to_dict(tmp_path):
+    got = sm.map_model("ncf", "gamma-edge", budget=30, seed=2)
+    assert isinstance(got, sm.MapResult) and isinstance(got.total, sm.Record)
+    assert got.total.layers == got["total"]["layers"] == len(got.layers)
+    assert got.layers[0].runtime_cycles == got["layers"][0]["runtime_cycles"]
+    plain = got.to_dict()
+    assert type(plain) is dict and type(plain["total"]) is dict and type(plain["layers"][0]) is dict
+    want = cli_json(tmp_path, "map", "--model", "ncf", "--hw", "gamma-edge", "--budget", "30",
+                    "--seed", "2")
+    assert deterministic(plain) == deterministic(want)
+    with pytest.raises(AttributeError, match="no field 'no_such'"):
+        got.no_such
+    assert "total" in dir(got)
+    several = sm.fuse("resnet18", method=["none", "dp"], batch=4)
+    assert isinstance(several, sm.Records) and isinstance(several[1], sm.FuseResult)
+    assert [r.method for r in several] == ["none", "dp"]
+    assert type(several.to_dict()[0]) is dict
+    assert isinstance(sm.schedule(job_table=str(SOURCE / "tests/data/magma/jobtable_batch_mix-insts0.csv"),
+                                  budget=50), sm.ScheduleResult)

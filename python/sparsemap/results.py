@@ -1,0 +1,103 @@
+"""Typed results of the system functions (map_model, codesign, fuse, attention, schedule,
+hwalloc): each is the CLI's JSON for the same call (`sparsemap <command> ... --json`), readable
+as attributes (`r.total.runtime_cycles`) and as a dict (`r["total"]["runtime_cycles"]`), with
+to_dict() giving plain dicts and lists equal to what the CLI writes. The field names are the
+JSON's keys (docs/python.md lists them per function); a key that is not an identifier
+("fixed-gamma") is read with [].
+"""
+import functools
+
+
+class Record(dict):
+    """One JSON object as a dict whose keys are also attributes; nested objects are Records."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r} "
+                                 f"(fields: {', '.join(self)})") from None
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | {k for k in self if k.isidentifier()})
+
+    def to_dict(self):
+        """The CLI's JSON as plain dicts and lists (a deep copy)."""
+        return _plain(self)
+
+    @classmethod
+    def from_json(cls, value):
+        return cls({k: _typed(v) for k, v in value.items()})
+
+
+class Records(list):
+    """A JSON array of objects (fuse with several methods: one object per method)."""
+
+    __slots__ = ()
+
+    def to_dict(self):
+        """The CLI's JSON: a list of plain dicts."""
+        return _plain(self)
+
+
+def _typed(value):
+    if isinstance(value, dict):
+        return Record.from_json(value)
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    return value
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class MapResult(Record):
+    """map_model: settings, `layers` (one per mapped layer: best mapping, cycles, energy, PEs),
+    `total`, and with compare_dataflows the templates' totals; on a Timeloop architecture,
+    `layers` and `total` with lower bounds and the optimised `metrics`."""
+
+
+class CodesignResult(Record):
+    """codesign: the co-designed accelerator and its mappings beside the baselines (`cases` and
+    `table` with table=True); on a Timeloop template, `template` and `best` designs."""
+
+
+class FuseResult(Record):
+    """fuse: one method's fusion mapping (`groups`), its cost and the speedup over no fusion."""
+
+
+class AttentionResult(Record):
+    """attention: per sequence length FLAT's chosen configuration beside the unfused baseline
+    (`rows`), or with table=True every case and the `summary` beside FLAT's figures."""
+
+
+class ScheduleResult(Record):
+    """schedule: each algorithm's makespan and evaluations, the heuristics, and the best
+    schedule of the first algorithm."""
+
+
+class HwallocResult(Record):
+    """hwalloc: per layer the PEs and buffer level assigned, the totals against the budget, and
+    each method's search statistics."""
+
+
+def returning(cls):
+    """Wraps a function returning the CLI's JSON (a dict, or a list of dicts) to return `cls`
+    (a Records list of `cls` for a list)."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            value = fn(*args, **kwargs)
+            if isinstance(value, list):
+                return Records(cls.from_json(v) if isinstance(v, dict) else v for v in value)
+            return cls.from_json(value)
+        call.__doc__ = (fn.__doc__ or "") + f"\n\nReturns a {cls.__name__} (sparsemap.results)."
+        return call
+    return wrap
