@@ -5,9 +5,12 @@
 
 #include <pybind11/pybind11.h>
 
+#include <atomic>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
@@ -45,16 +48,26 @@ pybind11::object codesign_timeloop(pybind11::handle model, const std::string& hw
 // progress goes to the `progress` callable (unless None) as a dict, warnings become
 // UserWarnings, and Ctrl-C (a pending signal) cancels the run; after search::Cancelled the
 // KeyboardInterrupt is the pending Python error (raise it with py::error_already_set).
+// The GIL is taken only to call `progress` and, at most every kSignalPoll, to look for a
+// signal: runs in several Python threads then contend for it rarely. Signals are seen by the
+// thread that made the observer (Python handles them in its main thread only), in cancelled()
+// and in stop_requested(); other threads see the stop that one recorded.
 class PyObserver : public search::Observer {
  public:
+  static constexpr std::chrono::milliseconds kSignalPoll{20};
   explicit PyObserver(pybind11::object progress);
   ~PyObserver() override;
   void on_progress(const search::Progress& p) override;
   void on_warning(const std::string& text) override;
   bool cancelled() override;
+  bool stop_requested() override;
 
  private:
   pybind11::object progress_;
+  bool has_progress_ = false;
+  std::thread::id owner_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int64_t> next_poll_ns_{0};  // steady_clock time of the next signal check
 };
 
 // `path` as os.fspath gives it (a str or a PathLike).

@@ -9,7 +9,10 @@ namespace sparsemap::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-PyObserver::PyObserver(py::object progress) : progress_(std::move(progress)) {}
+PyObserver::PyObserver(py::object progress)
+    : progress_(std::move(progress)),
+      has_progress_(!progress_.is_none()),
+      owner_(std::this_thread::get_id()) {}
 
 PyObserver::~PyObserver() {
   py::gil_scoped_acquire gil;
@@ -17,8 +20,8 @@ PyObserver::~PyObserver() {
 }
 
 void PyObserver::on_progress(const search::Progress& p) {
+  if (!has_progress_) return;
   py::gil_scoped_acquire gil;
-  if (progress_.is_none()) return;
   progress_(py::dict("item"_a = p.item, "items"_a = p.items, "done"_a = p.done, "total"_a = p.total,
                      "best"_a = p.best, "label"_a = p.label));
 }
@@ -28,9 +31,20 @@ void PyObserver::on_warning(const std::string& text) {
   if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
 }
 
-bool PyObserver::cancelled() {
+bool PyObserver::cancelled() { return stop_requested(); }
+
+bool PyObserver::stop_requested() {
+  if (stop_) return true;
+  if (std::this_thread::get_id() != owner_) return false;
+  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  if (now < next_poll_ns_) return false;
+  next_poll_ns_ = now + std::chrono::nanoseconds(kSignalPoll).count();
   py::gil_scoped_acquire gil;
-  return PyErr_CheckSignals() != 0;  // KeyboardInterrupt (or the handler's error) is now set
+  // KeyboardInterrupt (or the handler's error) is now the pending Python error.
+  if (PyErr_CheckSignals() != 0) stop_ = true;
+  return stop_;
 }
 
 std::string fspath(py::handle path) {

@@ -315,3 +315,32 @@ def test_results_are_typed_with_attributes_and_to_dict(tmp_path):
     assert type(several.to_dict()[0]) is dict
     assert isinstance(sm.schedule(job_table=str(SOURCE / "tests/data/magma/jobtable_batch_mix-insts0.csv"),
                                   budget=50), sm.ScheduleResult)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: sm.codesign("resnet50", platform="cloud", budget=100000, seed=1),
+    lambda: sm.codesign(str(SOURCE / "tests/data/timeloop/layer_shapes/resnet18"),
+                        hw=str(EYERISS), area_budget_mm2=1.0, budget=100000),
+    lambda: sm.map_model("resnet50", "gamma-edge", budget=10**7),
+])
+def test_ctrl_c_stops_a_search_within_a_second(call):
+    """SIGINT during a long search raises KeyboardInterrupt within one second."""
+    import signal
+    import threading
+    import time
+    sent = []
+
+    def interrupt():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.5, interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    print(f"stopped {stopped - sent[0]:.3f} s after SIGINT")
+    assert sent and stopped - sent[0] < 1.0, stopped - sent[0]

@@ -44,6 +44,11 @@ class Observer {
   virtual void on_warning(const std::string& text) { std::cerr << "sparsemap: " << text << "\n"; }
   // Polled after each progress report: true stops the run (run() throws Cancelled).
   virtual bool cancelled() { return false; }
+  // Polled inside long evaluations, from any thread, so that a run whose batches take long
+  // stops soon after being asked: true makes the evaluations in flight end early (their results
+  // are discarded: the run throws Cancelled at its next progress report, where cancelled() must
+  // then be true). Thread-safe and cheap; the default never stops.
+  virtual bool stop_requested() { return false; }
 };
 
 // What a system calls after each batch: reports `p`, then throws Cancelled when the observer

@@ -153,6 +153,7 @@ CodesignResult codesign(const std::vector<NetworkLayer>& layers, const arch::Hie
   r.base = space.base();
   std::atomic<int64_t> evaluations{0}, feasible{0};
   const search::Evaluator::Fitness fitness = [&](const search::Genome& g) {
+    if (o.stop && o.stop()) return search::kInfeasible;  // the run is being cancelled
     const Candidate c = space.decode(g);
     if (c.area_um2 > o.area_budget_um2) return search::kInfeasible;
     try {
@@ -186,8 +187,13 @@ CodesignResult codesign(const std::vector<NetworkLayer>& layers, const arch::Hie
   r.best = space.decode(res.best);
   NetworkOptions final_options = o.network;
   if (o.final_budget > 0) final_options.mapper.budget = o.final_budget;
-  r.base_network = map_network(layers, r.base.hierarchy, ert, final_options);
-  r.best_network = map_network(layers, r.best.hierarchy, ert, final_options);
+  // The final mappings report the finished search again after each batch: the caller's
+  // progress reports are where a cancellation is seen.
+  const NetworkProgress again = [&](size_t, size_t, int64_t, int64_t, double) {
+    if (progress) progress(r.designs, o.designs);
+  };
+  r.base_network = map_network(layers, r.base.hierarchy, ert, final_options, again);
+  r.best_network = map_network(layers, r.best.hierarchy, ert, final_options, again);
   r.feasible = feasible;
   r.evaluations = evaluations + r.base_network.evaluations + r.best_network.evaluations;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

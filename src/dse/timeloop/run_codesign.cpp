@@ -63,6 +63,7 @@ CodesignRunResult run_codesign(const CodesignRunOptions& a, search::Observer& ob
   o.network.mapper.exhaustive_limit = static_cast<uint64_t>(a.map_budget);  // within the budget
   o.network.mapper.seed = a.seed;
   o.final_budget = a.final_budget;
+  o.stop = [&observer] { return observer.stop_requested(); };
   r.codesign = codesign(layers, *hw.arch, hw.ert ? &*hw.ert : nullptr, *hw.art, o,
                         [&observer](int64_t done, int64_t total) {
                           search::report_progress(observer, {0, 1, done, total, 0.0, "designs"});

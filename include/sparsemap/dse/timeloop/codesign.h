@@ -36,6 +36,10 @@ struct CodesignOptions {
   // The template and the best candidate are mapped again with this budget per layer for the
   // figures reported (0: the inner budget).
   int64_t final_budget = 0;
+  // Polled from any thread before each candidate is mapped (search::Observer::stop_requested):
+  // true skips the remaining candidates of the batch, so that the caller's next progress report
+  // can stop the run. Empty: never.
+  std::function<bool()> stop;
 };
 
 struct Candidate {
