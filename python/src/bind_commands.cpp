@@ -1,6 +1,7 @@
 // The CLI's search commands as Python functions returning the CLI's JSON as dicts: attention,
-// schedule, hwalloc (and map_model / codesign on Timeloop architectures; those two and fuse are
-// otherwise bind_map.cpp, bind_codesign.cpp and bind_fuse.cpp, which call the library).
+// schedule (and map_model / codesign on Timeloop architectures; those two, fuse and hwalloc are
+// otherwise bind_map.cpp, bind_codesign.cpp, bind_fuse.cpp and bind_hwalloc.cpp, which call the
+// library).
 //
 // Each function runs the command's own code in this process (the apps/cmd_*.cpp that the
 // `sparsemap` binary runs, compiled into the module; no subprocess): its keyword arguments
@@ -221,16 +222,7 @@ void bind_commands(py::module_& m) {
        "algo=)." +
        how)
           .c_str());
-  m.def(
-      "hwalloc",
-      [](py::object model, py::kwargs kw) {
-        return run_command("hwalloc", cli::register_hwalloc, model_call(model), kw);
-      },
-      "model"_a,
-      ("`sparsemap hwalloc`: ConfuciuX's per-layer PEs and buffers. The RL methods "
-       "(confuciux, rl, a2c) need libtorch: use the CLI; ga, sa, bo and random run here." +
-       how)
-          .c_str());
+  bind_hwalloc(m, how);
 }
 
 }  // namespace sparsemap::python

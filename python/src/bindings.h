@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "sparsemap/dse/hwalloc/methods.h"
+#include "sparsemap/error.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
 
@@ -30,6 +32,11 @@ void bind_map(pybind11::module_& m, const std::string& how);
 void bind_fuse(pybind11::module_& m, const std::string& how);
 // codesign: dse::codesign::run called directly (bind_codesign.cpp).
 void bind_codesign(pybind11::module_& m, const std::string& how);
+// hwalloc: dse::hwalloc::run called directly (bind_hwalloc.cpp), without the RL methods.
+void bind_hwalloc(pybind11::module_& m, const std::string& how);
+// hwalloc with the RL methods' agents `rl` (empty: none); the `_ml` module passes
+// ml::hwalloc::rl_method().
+void bind_hwalloc_with(pybind11::module_& m, const std::string& how, dse::hwalloc::RlMethod rl);
 // codesign through the command's own code (bind_commands.cpp): for Timeloop templates.
 pybind11::object codesign_command(pybind11::object model, pybind11::object platform,
                                   pybind11::object budget, pybind11::object seed,
@@ -68,6 +75,10 @@ void read_model_argument(pybind11::handle model, std::string& name,
                          std::optional<workload::Model>& object);
 // kw["progress"] when given, else None.
 pybind11::object progress_argument(const pybind11::kwargs& kw);
+// The Python exception an InputError becomes: FileNotFoundError when it is io::read_file's
+// "cannot read" error about a path that does not exist, else ValueError (module.cpp and
+// ml/module.cpp translate it with the CLI's one-line message, InputError::what()).
+PyObject* input_error_type(const InputError& e);
 // `j` as Python objects (json.loads of its text: the dict equals the CLI's JSON parsed).
 pybind11::object json_object(const nlohmann::json& j);
 
