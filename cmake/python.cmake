@@ -30,17 +30,20 @@ add_dependencies(sparsemap_python sparsemap_onnx)
 # prune_mask's vocabulary (prune-train --type) is ml/prune's torch-free sparsity_type.cpp,
 # compiled into the module: linking sparsemap_ml would pull libtorch into `import sparsemap`.
 target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/src/ml/prune/sparsity_type.cpp)
-# map_model, codesign, fuse, schedule and attention call their system's run
-# (python/src/bind_map.cpp, ...); hwalloc still runs
-# the CLI's own command code in process (python/src/bind_commands.cpp): those apps/ files,
-# compiled again with -fPIC, without
-# SPARSEMAP_HAVE_TORCH (their libtorch methods answer with the CLI's "built without libtorch")
-# and without SPARSEMAP_TORCH_HELPER (torch_handoff.cpp then never replaces the process).
-foreach(cmd common torch_handoff cmd_hwalloc)
-  target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps/${cmd}.cpp)
-endforeach()
-target_include_directories(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/apps)
-target_link_libraries(sparsemap_python PRIVATE CLI11::CLI11)
+# `sparsemap._ml`: the functions whose methods need libtorch (hwalloc's RL methods), linked with
+# sparsemap_ml, where libtorch is built. `import sparsemap` never loads it: sparsemap.hwalloc
+# imports it for the RL methods only (python/sparsemap/__init__.py). bind_hwalloc.cpp and the
+# keyword and run helpers are compiled into both modules.
+if(TARGET sparsemap_ml)
+  set_target_properties(sparsemap_ml PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  pybind11_add_module(sparsemap_ml_python MODULE ${PROJECT_SOURCE_DIR}/python/src/ml/module.cpp
+    ${PROJECT_SOURCE_DIR}/python/src/bind_hwalloc.cpp ${PROJECT_SOURCE_DIR}/python/src/keywords.cpp
+    ${PROJECT_SOURCE_DIR}/python/src/system_call.cpp)
+  set_target_properties(sparsemap_ml_python PROPERTIES OUTPUT_NAME _ml
+    LIBRARY_OUTPUT_DIRECTORY ${_pkg})
+  target_link_libraries(sparsemap_ml_python PRIVATE sparsemap_ml)
+  add_dependencies(sparsemap_ml_python sparsemap_python)
+endif()
 
 # The pure-Python part of the package, copied beside the module at build time.
 file(GLOB python_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/sparsemap/*.py)
@@ -60,6 +63,10 @@ install(TARGETS sparsemap_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_
   COMPONENT python)
 install(FILES ${python_files} DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
   COMPONENT python)
+if(TARGET sparsemap_ml_python)
+  install(TARGETS sparsemap_ml_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
+    COMPONENT python)
+endif()
 # The plugins beside the module (src/sys/plugin.cpp looks beside the object holding its code).
 install(TARGETS sparsemap_onnx LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
   COMPONENT python)
@@ -67,6 +74,29 @@ if(TARGET sparsemap_mpi)
   install(TARGETS sparsemap_mpi LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
     COMPONENT python)
 endif()
+
+# The modules are the library's: no CLI code in them (issue 29). Each system function calls its
+# system's run() (python/src/bind_<system>.cpp); a source of apps/ compiled into a module, or a
+# python/src file that includes from apps/ (commands.h, ...) or CLI11, fails the configuration.
+foreach(module sparsemap_python sparsemap_ml_python)
+  if(NOT TARGET ${module})
+    continue()
+  endif()
+  get_target_property(_module_sources ${module} SOURCES)
+  foreach(src ${_module_sources})
+    if(src MATCHES "/apps/")
+      message(FATAL_ERROR "${module}: ${src} is CLI code (apps/); call the system's run()")
+    endif()
+  endforeach()
+endforeach()
+file(GLOB_RECURSE _binding_files ${PROJECT_SOURCE_DIR}/python/src/*.cpp
+  ${PROJECT_SOURCE_DIR}/python/src/*.h)
+foreach(f ${_binding_files})
+  file(STRINGS ${f} _cli_includes REGEX "^#include [\"<](commands\\.h|CLI/|.*apps/)")
+  if(_cli_includes)
+    message(FATAL_ERROR "${f} includes CLI code (${_cli_includes}): python/ calls the library")
+  endif()
+endforeach()
 
 if(SPARSEMAP_BUILD_TESTS)
   add_test(NAME python_tests COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider

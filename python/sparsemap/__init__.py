@@ -16,4 +16,33 @@ codesign = results.returning(CodesignResult)(_sparsemap.codesign)
 fuse = results.returning(FuseResult)(_sparsemap.fuse)
 attention = results.returning(AttentionResult)(_sparsemap.attention)
 schedule = results.returning(ScheduleResult)(_sparsemap.schedule)
-hwalloc = results.returning(HwallocResult)(_sparsemap.hwalloc)
+
+# hwalloc's methods that need libtorch: they run in sparsemap._ml (the extension linked with
+# libtorch, built only where libtorch is), imported here only when one of them is asked for, so
+# that `import sparsemap` never loads libtorch.
+_LIBTORCH_METHODS = {"confuciux", "rl", "a2c"}
+
+
+def _needs_libtorch(method):
+    if method is None or method is False:
+        method = "confuciux"  # the default
+    names = method if isinstance(method, (list, tuple)) else str(method).split(",")
+    return any(str(m).strip() in _LIBTORCH_METHODS for m in names)
+
+
+@results.returning(HwallocResult)
+def hwalloc(model, **kwargs):
+    if _needs_libtorch(kwargs.get("method")):
+        try:
+            from . import _ml
+        except ImportError:  # not built: the module without libtorch says so (ValueError)
+            pass
+        else:
+            return _ml.hwalloc(model, **kwargs)
+    return _sparsemap.hwalloc(model, **kwargs)
+
+
+
+hwalloc.__doc__ = (_sparsemap.hwalloc.__doc__ or "") + (
+    "\n\nThe RL methods run in sparsemap._ml (loaded at their first use). Returns a "
+    "HwallocResult (sparsemap.results).")

@@ -12,6 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "sparsemap/dse/hwalloc/methods.h"
+#include "sparsemap/error.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
 
@@ -23,9 +25,9 @@ void bind_core(pybind11::module_& m);
 void bind_env(pybind11::module_& m);
 // Sparse formats to and from NumPy/SciPy-shaped arrays, pruning of NumPy weights, SpMM.
 void bind_sparse(pybind11::module_& m);
-// The CLI's search commands as functions returning dicts: map_model, codesign, attention,
-// fuse, schedule, hwalloc.
-void bind_commands(pybind11::module_& m);
+// The system functions: map_model, codesign, attention, fuse, schedule, hwalloc
+// (bind_systems.cpp; each in its bind_<system>.cpp).
+void bind_systems(pybind11::module_& m);
 // map_model: dse::mapper::run called directly (bind_map.cpp); `how` is the keyword text the
 // command functions share.
 void bind_map(pybind11::module_& m, const std::string& how);
@@ -43,6 +45,11 @@ pybind11::object map_model_timeloop(pybind11::handle model, const std::string& h
                                     const pybind11::kwargs& kw);
 pybind11::object codesign_timeloop(pybind11::handle model, const std::string& hw,
                                    const pybind11::kwargs& kw);
+// hwalloc: dse::hwalloc::run called directly (bind_hwalloc.cpp), without the RL methods.
+void bind_hwalloc(pybind11::module_& m, const std::string& how);
+// hwalloc with the RL methods' agents `rl` (empty: none); the `_ml` module passes
+// ml::hwalloc::rl_method().
+void bind_hwalloc_with(pybind11::module_& m, const std::string& how, dse::hwalloc::RlMethod rl);
 
 // The observer of a system run from Python with the GIL released (each call takes the GIL):
 // progress goes to the `progress` callable (unless None) as a dict, warnings become
@@ -78,6 +85,10 @@ void read_model_argument(pybind11::handle model, std::string& name,
                          std::optional<workload::Model>& object);
 // kw["progress"] when given, else None.
 pybind11::object progress_argument(const pybind11::kwargs& kw);
+// The Python exception an InputError becomes: FileNotFoundError when it is io::read_file's
+// "cannot read" error about a path that does not exist, else ValueError (module.cpp and
+// ml/module.cpp translate it with the CLI's one-line message, InputError::what()).
+PyObject* input_error_type(const InputError& e);
 // `j` as Python objects (json.loads of its text: the dict equals the CLI's JSON parsed).
 pybind11::object json_object(const nlohmann::json& j);
 

@@ -2,6 +2,8 @@
 // the model and path arguments, running without the GIL, and the JSON as Python objects.
 #include <pybind11/stl.h>
 
+#include <filesystem>
+
 #include "bindings.h"
 
 namespace sparsemap::python {
@@ -66,6 +68,18 @@ void read_model_argument(py::handle model, std::string& name,
 
 py::object progress_argument(const py::kwargs& kw) {
   return kw.contains("progress") ? py::object(kw["progress"]) : py::none();
+}
+
+PyObject* input_error_type(const InputError& e) {
+  // io::read_file reports an unreadable file at {path, 0, 0} with a message starting "cannot
+  // read"; the path's absence on disk (checked here, not read from the text) makes it a missing
+  // file rather than a directory, a permission problem or an oversized input.
+  const auto& where = e.where();
+  if (where.line != 0 || where.file.empty() || e.message().rfind("cannot read", 0) != 0)
+    return PyExc_ValueError;
+  std::error_code ec;
+  return !std::filesystem::exists(where.file, ec) && !ec ? PyExc_FileNotFoundError
+                                                         : PyExc_ValueError;
 }
 
 py::object json_object(const nlohmann::json& j) {

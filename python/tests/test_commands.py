@@ -1,10 +1,12 @@
 """The commands' entry points give the CLI's JSON: each on a tiny configuration, compared with
 `sparsemap <command> ... --json FILE` for the same seed (dict equality after dropping the
 wall-clock fields), and bad arguments raise the CLI's one-line message."""
+import importlib.util
 import json
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
@@ -165,6 +167,46 @@ def test_hwalloc_equals_the_cli(tmp_path):
     assert deterministic(got) == deterministic(want)
 
 
+# sparsemap._ml: the extension linked with libtorch (hwalloc's RL methods), when built.
+HAVE_ML = importlib.util.find_spec("sparsemap._ml") is not None
+
+
+def test_import_does_not_load_libtorch():
+    """`import sparsemap` loads neither sparsemap._ml nor libtorch; an RL hwalloc loads both
+    (when _ml is built)."""
+    model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
+    code = f"""
+import sys, sparsemap
+def torch_loaded():
+    return any("libtorch" in line for line in open("/proc/self/maps"))
+assert "sparsemap._ml" not in sys.modules and not torch_loaded()
+sparsemap.hwalloc({model!r}, method="ga", budget=200)
+assert "sparsemap._ml" not in sys.modules and not torch_loaded()
+if {HAVE_ML!r}:
+    sparsemap.hwalloc({model!r}, method="confuciux", budget=200)
+    assert "sparsemap._ml" in sys.modules and torch_loaded()
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0, r.stderr
+
+
+def test_hwalloc_rl_equals_the_cli(tmp_path):
+    """The RL methods (seeded: deterministic) give the CLI's JSON, through sparsemap._ml."""
+    if not HAVE_ML:
+        pytest.skip("sparsemap._ml (libtorch) not built")
+    model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
+    for method in ["confuciux", "a2c"]:
+        got = sm.hwalloc(model, method=method, budget=700, seed=3, budget_counts="states")
+        want = cli_json(tmp_path, "hwalloc", "--model", model, "--method", method, "--budget",
+                        "700", "--seed", "3", "--budget-counts", "states")
+        assert deterministic(got) == deterministic(want)
+        assert got["rl_episodes"] > 0
+    steps = []
+    sm.hwalloc(model, method="confuciux", budget=700, seed=3, progress=steps.append)
+    assert {s["label"] for s in steps} == {"episode", "generation"}
+
+
 @pytest.mark.parametrize("call,args", [
     (lambda: sm.map_model("resnet18", "gamma-edge", algo="hillclimb"),
      ["map", "--model", "resnet18", "--hw", "gamma-edge", "--algo", "hillclimb"]),
@@ -214,10 +256,17 @@ def test_unknown_option_and_libtorch_methods():
         sm.map_model(42, "gamma-edge")
     with pytest.raises(ValueError, match="expected a model name"):
         sm.map_model("python:resnet18#0", "gamma-edge")  # no model is held under that key
-    # The module is built without libtorch: its RL / learned methods say so, as such a CLI does.
+    # _sparsemap is built without libtorch: its RL methods say so, as such a CLI does; so does
+    # sparsemap.hwalloc when sparsemap._ml (the extension with libtorch) is not built.
     model = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
     with pytest.raises(ValueError, match="without libtorch"):
-        sm.hwalloc(model, method="confuciux", budget=10)
+        sm._sparsemap.hwalloc(model, method="confuciux", budget=10)
+    if not HAVE_ML:
+        with pytest.raises(ValueError, match="without libtorch"):
+            sm.hwalloc(model, method="confuciux", budget=10)
+    else:  # _ml runs it, with the CLI's checks
+        with pytest.raises(ValueError, match="<flag --budget>: expected more than the 100"):
+            sm.hwalloc(model, method="confuciux", budget=10)
     # The learned fusion mapper needs no libtorch: it runs from the shipped plain weights.
     assert sm.fuse("resnet18", method="learned")["method"] == "learned"
 

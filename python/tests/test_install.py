@@ -21,6 +21,9 @@ def test_installed_package_imports_and_evaluates(tmp_path):
     assert len(inits) == 1
     site = inits[0].parent.parent
     assert list(site.glob("sparsemap/_sparsemap*.so"))
+    # sparsemap._ml (libtorch), when built, is installed beside it.
+    if list((build / "python/sparsemap").glob("_ml*.so")):
+        assert list(site.glob("sparsemap/_ml*.so"))
     code = ("import sparsemap as s; l = s.zoo('resnet18').gemm_layers[1]; "
             "hw = s.arch('gamma-edge'); "
             "print(s.__file__); print(s.evaluate(l, hw, s.dataflow('kcp_ws', l, hw)).runtime_cycles)")

@@ -218,4 +218,13 @@ void Agent::load(const std::string& bytes) {
   }
 }
 
+dse::hwalloc::RlMethod rl_method() {
+  return [](int state_size, int actions, const std::string& algorithm,
+            uint64_t seed) -> std::unique_ptr<dse::hwalloc::RlAgent> {
+    PolicyOptions o;
+    o.algorithm = algorithm;
+    return std::make_unique<Agent>(state_size, actions, o, seed);
+  };
+}
+
 }  // namespace sparsemap::ml::hwalloc

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -120,6 +121,26 @@ class RlEnv {
   DesignCost cost_;
   double used_ = 0, episode_rewards_ = 0, worst_ = -1;
 };
+
+// The learning policy of the RL methods (ml::hwalloc::Agent, which needs libtorch; dse/ only
+// sees this interface, so it stays torch-free).
+class RlAgent {
+ public:
+  virtual ~RlAgent() = default;
+  // Runs one episode on `env` (reset with `rng`), learns from it, returns whether it succeeded.
+  // The episode's design and cost are env.design() / env.design_cost().
+  virtual bool episode(RlEnv& env, Rng& rng) = 0;
+  virtual int64_t episodes() const = 0;
+  // Parameters, optimiser state, episode count and learning rate as bytes, and back.
+  virtual std::string save() const = 0;
+  virtual void load(const std::string& bytes) = 0;
+};
+
+// Makes the agent of an RL method: `algorithm` "reinforce" (confuciux, rl) or "a2c", for states
+// of `state_size` floats and `actions` heads, its parameters drawn from `seed`
+// (ml::hwalloc::rl_method()).
+using RlMethod = std::function<std::unique_ptr<RlAgent>(
+    int state_size, int actions, const std::string& algorithm, uint64_t seed)>;
 
 // ConfuciuX's GA fine-tuning, in model order (the upstream pairing bug fixed): population 20
 // started from `seed_design`, the best 8 as parents; each child is a parent with up to three

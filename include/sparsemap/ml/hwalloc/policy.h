@@ -31,27 +31,31 @@ struct PolicyOptions {
 // gradients clipped to norm 100 (all) and 10 (LSTM); the learning rate x0.8 every 100 episodes
 // once an episode has succeeded. a2c: loss = -sum_t A_t log p + 0.5 sum_t (G_t - V_t)^2 - beta H
 // with A_t = G_t - V_t (detached).
-class Agent {
+class Agent : public dse::hwalloc::RlAgent {
  public:
   // `actions` heads (2, or 3 with a dataflow choice), head a with levels_of(a) outputs.
   Agent(int state_size, int actions, const PolicyOptions& options, uint64_t seed);
-  ~Agent();
+  ~Agent() override;
   Agent(const Agent&) = delete;
   Agent& operator=(const Agent&) = delete;
 
   // Runs one episode on `env` (reset with `rng`), learns from it, returns whether it succeeded.
   // The episode's design and cost are env.design() / env.design_cost().
-  bool episode(dse::hwalloc::RlEnv& env, dse::hwalloc::Rng& rng);
-  int64_t episodes() const;
+  bool episode(dse::hwalloc::RlEnv& env, dse::hwalloc::Rng& rng) override;
+  int64_t episodes() const override;
 
   // Parameters, optimiser state, episode count and learning rate as bytes, and back.
-  std::string save() const;
-  void load(const std::string& bytes);
+  std::string save() const override;
+  void load(const std::string& bytes) override;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The RL methods' agents for dse::hwalloc::Options::rl: an Agent with PolicyOptions' defaults
+// and the algorithm asked.
+dse::hwalloc::RlMethod rl_method();
 
 // Levels of each action: 12 PE levels, 12 buffer levels, 3 dataflows.
 inline int levels_of(int action) { return action < 2 ? 12 : 3; }

@@ -1,0 +1,26 @@
+// The extension module `sparsemap._ml`: the functions whose methods need libtorch, linked with
+// sparsemap_ml (cmake/python.cmake builds it only where libtorch is). `import sparsemap` never
+// loads it (nor libtorch): sparsemap.hwalloc (python/sparsemap/__init__.py) imports it only for
+// the RL methods. Types (Model, ...) are those `_sparsemap` registered; InputError becomes the
+// same ValueError / FileNotFoundError as there.
+#include <pybind11/pybind11.h>
+
+#include "../bindings.h"
+#include "sparsemap/error.h"
+#include "sparsemap/ml/hwalloc/policy.h"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_ml, m) {
+  m.doc() = "sparsemap's functions that need libtorch (imported by sparsemap when asked for)";
+  py::register_local_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const sparsemap::InputError& e) {
+      PyErr_SetString(sparsemap::python::input_error_type(e), e.what());
+    }
+  });
+  sparsemap::python::bind_hwalloc_with(
+      m, " Keyword arguments are the command's flags; see sparsemap.map_model.",
+      sparsemap::ml::hwalloc::rl_method());
+}
