@@ -41,6 +41,7 @@ target_link_libraries(sparsemap-ml PRIVATE sparsemap_cli_common sparsemap_ml)
 target_compile_definitions(sparsemap-ml PRIVATE SPARSEMAP_HAVE_TORCH)
 target_compile_definitions(sparsemap PRIVATE SPARSEMAP_TORCH_HELPER="sparsemap-ml")
 add_dependencies(sparsemap sparsemap-ml)  # built together: `sparsemap` alone is not the whole CLI
+install(TARGETS sparsemap-ml RUNTIME DESTINATION bin COMPONENT cli)
 
 if(SPARSEMAP_BUILD_TESTS)
   sparsemap_add_tests(ml sparsemap_ml)  # src/ml/**/*_test.cpp -> ml_tests

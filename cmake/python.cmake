@@ -45,13 +45,16 @@ if(TARGET sparsemap_ml)
   add_dependencies(sparsemap_ml_python sparsemap_python)
 endif()
 
-# The pure-Python part of the package, copied beside the module at build time.
+# The pure-Python part of the package and the shipped data (data/, found by
+# io::shipped_data_file beside the module), copied beside the module at build time.
 file(GLOB python_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/sparsemap/*.py)
 foreach(f ${python_files})
   get_filename_component(name ${f} NAME)
   add_custom_command(TARGET sparsemap_python POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${f} ${_pkg}/${name})
 endforeach()
+add_custom_command(TARGET sparsemap_python POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -E copy_directory ${PROJECT_SOURCE_DIR}/data ${_pkg}/data)
 
 # `cmake --install`: into the interpreter's site-packages below the install prefix.
 execute_process(COMMAND ${Python3_EXECUTABLE} -c
@@ -63,6 +66,8 @@ install(TARGETS sparsemap_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_
   COMPONENT python)
 install(FILES ${python_files} DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
   COMPONENT python)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/
+  DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap/data COMPONENT python)
 if(TARGET sparsemap_ml_python)
   install(TARGETS sparsemap_ml_python LIBRARY DESTINATION ${SPARSEMAP_PYTHON_INSTALL_DIR}/sparsemap
     COMPONENT python)

@@ -1,9 +1,9 @@
-// shipped_data_file: a file shipped in the repository, found from the working directory, the
-// executable or the source tree (io/util.h). SPARSEMAP_DATA_ROOT is defined for this file only
-// (CMakeLists.txt).
+// shipped_data_file: a file shipped with sparsemap (data/ in the repository), found from the
+// working directory or from the folder holding sparsemap's code (io/util.h).
 #include <filesystem>
 
 #include "sparsemap/io/util.h"
+#include "sparsemap/sys/plugin.h"
 
 namespace sparsemap::io {
 
@@ -11,15 +11,15 @@ std::string shipped_data_file(const std::string& relative) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(relative, ec)) return relative;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = exe.parent_path().parent_path() / relative;
-    if (fs::exists(beside, ec)) return beside.string();
+  const fs::path code = sys::code_folder();
+  if (code.empty()) return relative;
+  // The Python package (data/ beside the module), an installed executable (PREFIX/bin with
+  // PREFIX/share/sparsemap), an executable in the build tree (build/share/sparsemap).
+  for (const fs::path& root :
+       {code, code.parent_path() / "share" / "sparsemap", code / "share" / "sparsemap"}) {
+    const fs::path file = root / relative;
+    if (fs::exists(file, ec)) return file.string();
   }
-#ifdef SPARSEMAP_DATA_ROOT  // the source tree this was built from (e.g. for the Python module)
-  const fs::path in_source = fs::path(SPARSEMAP_DATA_ROOT) / relative;
-  if (fs::exists(in_source, ec)) return in_source.string();
-#endif
   return relative;
 }
 

@@ -12,18 +12,13 @@
 
 namespace sparsemap::sys {
 
-namespace {
-
-// The folder of the executable or shared object this function was linked into.
-std::filesystem::path own_folder() {
+std::filesystem::path code_folder() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&own_folder), &info) == 0 || !info.dli_fname) return {};
+  if (dladdr(reinterpret_cast<void*>(&code_folder), &info) == 0 || !info.dli_fname) return {};
   std::error_code ec;
   const std::filesystem::path p = std::filesystem::canonical(info.dli_fname, ec);
   return ec ? std::filesystem::path{} : p.parent_path();
 }
-
-}  // namespace
 
 void* open_plugin(const std::string& name) {
   static std::mutex mutex;
@@ -32,7 +27,10 @@ void* open_plugin(const std::string& name) {
   if (auto it = opened.find(name); it != opened.end()) return it->second;
   const std::string file = "libsparsemap_" + name + ".so";
   std::vector<std::string> tries;
-  if (const auto dir = own_folder(); !dir.empty()) tries.push_back((dir / file).string());
+  if (const auto dir = code_folder(); !dir.empty()) {
+    tries.push_back((dir / file).string());
+    tries.push_back((dir.parent_path() / "lib" / "sparsemap" / file).string());
+  }
 #ifdef SPARSEMAP_PLUGIN_DIR
   tries.push_back((std::filesystem::path(SPARSEMAP_PLUGIN_DIR) / file).string());
 #endif
@@ -46,7 +44,8 @@ void* open_plugin(const std::string& name) {
     why += "; " + path + ": " + (e ? e : "cannot open");
   }
   throw std::runtime_error("plugin '" + name +
-                           "' not found (looked beside the executable, in the build " +
+                           "' not found (looked beside the executable, in its ../lib/sparsemap, "
+                           "in the build " +
                            "tree and on the loader's path" + why + ")");
 }
 

@@ -21,11 +21,12 @@ std::string read_file(const std::string& path, size_t max_bytes = kMaxInputBytes
 // dropped.
 std::vector<std::string> split_list(const std::string& s);
 
-// A file shipped in the repository (`relative`, e.g. "data/dnnfuser/fuser.bin"): as found from
-// the working directory, else from the executable's parent folder (the build tree's source root
-// when the binary is in build/), else from the source tree it was built from (SPARSEMAP_DATA_ROOT;
-// the Python module, whose executable is python3); `relative` itself when none has it, for the
-// error to name.
+// A file shipped with sparsemap (`relative`, e.g. "data/dnnfuser/fuser.bin", as in the
+// repository): as found from the working directory, else below the folder holding sparsemap's
+// code (sys::code_folder): FOLDER/relative (the Python package, whose module has data/ beside
+// it), FOLDER/../share/sparsemap/relative (an executable installed in PREFIX/bin),
+// FOLDER/share/sparsemap/relative (an executable in the build tree, which copies data/ there);
+// `relative` itself when none has it, for the error to name. Never the source tree's path.
 std::string shipped_data_file(const std::string& relative);
 
 // Fails before any work when `path` (a file to write at the end) cannot be: InputError at
