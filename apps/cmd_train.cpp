@@ -1,6 +1,7 @@
 // `sparsemap train`: N:M sparse training of the study's transformers (vit-tiny on Fashion-MNIST,
-// char-gpt on the King James text) with one recipe (ml/train), with a progress bar on a
-// terminal, periodic evaluation, checkpoints and resume.
+// char-gpt on the King James text) with one recipe, with a progress bar on a terminal, periodic
+// evaluation, checkpoints and resume. The work is ml::train::run (ml/train/run.h); this file is
+// flags -> Options, then the summary.
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,104 +10,58 @@
 
 #include "commands.h"
 #include "sparsemap/error.h"
-
-#ifdef SPARSEMAP_HAVE_TORCH
-#include "sparsemap/ml/train/trainer.h"
-#endif
+#include "sparsemap/ml/train/run.h"
 
 namespace sparsemap::cli {
 
 namespace {
 
+namespace tr = ml::train;
+
+// The flags of `train` that only the CLI has (how to print), beside the run's Options.
 struct TrainArgs {
-  std::string model = "vit-tiny";
-  std::string data;  // default by model
-  std::string data_dir = "/usr/share/datasets/fashion-mnist";
-  std::string recipe = "srste";
-  std::string nm = "2:4";
-  std::string nm_attention, nm_mlp, sequence;
-  double dense_fraction = 0.0, fine_fraction = 0.2, lambda = 2e-4, alpha = 0.0;
-  bool quick = false;
-  int epochs = 10;
-  int64_t steps = 0, batch = 0, train_limit = 0, test_limit = 0, eval_every = 0;
-  double lr = 0, weight_decay = 0.05;
-  uint64_t seed = 1;
-  int threads = 0;
-  std::string checkpoint, resume, json;
+  tr::Options o;
+  std::string json;
   bool quiet = false;
 };
 
 #ifdef SPARSEMAP_HAVE_TORCH
 
-using namespace sparsemap::ml::train;
-
-void run(const TrainArgs& a) {
-  TrainOptions o;
-  o.model = a.model;
-  o.data = a.data.empty()
-               ? (a.model == "char-gpt" || a.model == "char_gpt" ? "kjv" : "fashion-mnist")
-               : a.data;
-  o.data_dir = a.data_dir;
-  o.recipe.kind = parse_recipe(a.recipe);
-  o.recipe.nm = parse_nm(a.nm);
-  o.recipe.dense_fraction = a.dense_fraction;
-  o.recipe.fine_fraction = a.fine_fraction;
-  o.recipe.srste_lambda = a.lambda;
-  o.recipe.alpha = a.alpha;
-  if (!a.sequence.empty()) {
-    size_t start = 0;
-    while (start <= a.sequence.size()) {
-      size_t comma = a.sequence.find(',', start);
-      if (comma == std::string::npos) comma = a.sequence.size();
-      o.recipe.sequence.push_back(
-          parse_nm(a.sequence.substr(start, comma - start), "<flag --sequence>"));
-      start = comma + 1;
-    }
+// On a terminal: a bar redrawn in place, and the evaluation lines. Into a file or a pipe: the
+// evaluation lines only, with no carriage returns or escape codes. Nothing when quiet.
+class TrainProgress : public search::Observer {
+ public:
+  TrainProgress(bool quiet, bool tty) : quiet_(quiet), tty_(tty) {}
+  void on_progress(const search::Progress& p) override {
+    if (quiet_ || !tty_) return;
+    const int width = 30, done = static_cast<int>(width * p.done / p.total);
+    std::cerr << "\r"
+              << "[" + std::string(static_cast<size_t>(done), '=') +
+                     std::string(static_cast<size_t>(width - done), ' ') + "] " +
+                     std::to_string(p.done) + "/" + std::to_string(p.total) + " loss " +
+                     fixed(p.best, 4) + " " + p.label
+              << "\033[K" << std::flush;
   }
-  o.nm_attention = a.nm_attention;
-  o.nm_mlp = a.nm_mlp;
-  o.quick = a.quick;
-  o.epochs = a.epochs;
-  o.steps = a.steps;
-  o.batch = a.batch;
-  o.lr = a.lr;
-  o.weight_decay = a.weight_decay;
-  o.train_limit = a.train_limit;
-  o.test_limit = a.test_limit;
-  o.eval_every = a.eval_every;
-  o.seed = a.seed;
-  o.threads = a.threads;
-  o.checkpoint = a.checkpoint;
-  o.resume = a.resume;
-  // On a terminal: a bar redrawn in place, and the evaluation lines. Into a file or a pipe:
-  // the evaluation lines only, with no carriage returns or escape codes.
+  void on_note(const std::string& line) override {
+    if (quiet_) return;
+    if (!tty_)
+      std::cerr << line << "\n" << std::flush;
+    else
+      std::cerr << "\r" << line << "\033[K\n" << std::flush;
+  }
+
+ private:
+  bool quiet_ = false, tty_ = false;
+};
+
+// Flags -> Options, run, print the summary, write to_json.
+void run(const TrainArgs& a) {
   const bool tty = isatty(fileno(stderr));
-  ProgressFn progress;
-  if (!a.quiet)
-    progress = [tty](const std::string& line, bool transient) {
-      if (!tty) {
-        if (!transient) std::cerr << line << "\n" << std::flush;
-      } else if (transient) {
-        std::cerr << "\r" << line << "\033[K" << std::flush;
-      } else {
-        std::cerr << "\r" << line << "\033[K\n" << std::flush;
-      }
-    };
-  const TrainResult r = train(o, progress);
+  TrainProgress observer(a.quiet, tty);
+  const tr::Result res = tr::run(a.o, observer);
+  const tr::TrainResult& r = res.train;
   if (!a.quiet && tty) std::cerr << "\r\033[K" << std::flush;
   const bool gpt = r.metric_name == "valid_nats_per_char";
-  nlohmann::json layers = nlohmann::json::array(), history = nlohmann::json::array();
-  bool exact = true;
-  for (const LayerNm& l : r.layers) {
-    layers.push_back(
-        {{"name", l.name}, {"nm", l.ratio}, {"exact", l.exact}, {"sparsity_pct", l.sparsity_pct}});
-    exact = exact && l.exact;
-  }
-  for (const EvalPoint& e : r.history)
-    history.push_back({{"step", e.step},
-                       {"train_loss", e.train_loss},
-                       {r.metric_name, e.metric},
-                       {"elapsed_s", e.elapsed_s}});
   if (!a.quiet && a.json != "-") {
     // Two lines, each under 120 columns: the result, then what it cost.
     std::cout << r.recipe << " " << r.nm << " " << r.model << " on " << r.data << ": "
@@ -114,7 +69,7 @@ void run(const TrainArgs& a) {
                       : "test accuracy " + fixed(r.metric, 2) + "%")
               << ", train loss " << fixed(r.train_loss, 4)
               << (r.layers.empty() ? ""
-                  : exact          ? ", N:M exact in every layer"
+                  : res.nm_exact   ? ", N:M exact in every layer"
                                    : ", N:M NOT exact in some layer")
               << "\n  " << with_commas(r.params) << " parameters, " << r.steps << " steps of batch "
               << r.batch
@@ -123,29 +78,7 @@ void run(const TrainArgs& a) {
               << " s in all), " << fixed(r.training_flops / 1e12, 3) << " TFLOPs ("
               << fixed(100.0 * r.training_flops / r.dense_flops, 1) << "% of dense)\n";
   }
-  if (!a.json.empty())
-    write_json(
-        {{"command", "train"},
-         {"model", r.model},
-         {"data", r.data},
-         {"recipe", r.recipe},
-         {"nm", r.nm},
-         {"seed", a.seed},
-         {"quick", a.quick},
-         {"params", r.params},
-         {"steps", r.steps},
-         {"batch", r.batch},
-         {r.metric_name, r.metric},
-         {"train_loss", r.train_loss},
-         {"train_s", r.train_s},
-         {"total_s", r.total_s},
-         {"training_flops", r.training_flops},
-         {"dense_training_flops", r.dense_flops},
-         {"resumed_from_step", r.resumed ? nlohmann::json(r.resumed_from) : nlohmann::json()},
-         {"nm_exact", exact},
-         {"layers", layers},
-         {"history", history}},
-        a.json);
+  if (!a.json.empty()) write_json(tr::to_json(res), a.json);
 }
 
 #endif  // SPARSEMAP_HAVE_TORCH
@@ -156,50 +89,53 @@ void register_train(CLI::App& app) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* cmd = app.add_subcommand(
       "train", "N:M sparse training of vit-tiny (Fashion-MNIST) or char-gpt (King James text)");
-  cmd->add_option("--model", a->model, "vit-tiny or char-gpt")->capture_default_str();
-  cmd->add_option("--data", a->data,
+  cmd->add_option("--model", a->o.model, "vit-tiny or char-gpt")->capture_default_str();
+  cmd->add_option("--data", a->o.data,
                   "fashion-mnist (vit-tiny), kjv (char-gpt; Debian bible-kjv), or synthetic");
-  cmd->add_option("--data-dir", a->data_dir, "Folder of Fashion-MNIST's IDX files")
+  cmd->add_option("--data-dir", a->o.data_dir, "Folder of Fashion-MNIST's IDX files")
       ->capture_default_str();
-  cmd->add_option("--recipe", a->recipe,
+  cmd->add_option("--recipe", a->o.recipe,
                   "dense, ste, srste, mdgf-linear, mdgf-exp, sdgf-sparsify or sdgf-fine")
       ->capture_default_str();
-  cmd->add_option("--nm", a->nm, "Target N:M of every Linear in the blocks")->capture_default_str();
-  cmd->add_option("--nm-attention", a->nm_attention, "N:M of the attention Linears (else --nm)");
-  cmd->add_option("--nm-mlp", a->nm_mlp, "N:M of the MLP Linears (else --nm)");
-  cmd->add_option("--sequence", a->sequence,
-                  "Structure decay: the ratios to step through, N:M,N:M,... (ending at --nm)");
-  cmd->add_option("--dense-fraction", a->dense_fraction, "Dense phase, fraction of the run")
+  cmd->add_option("--nm", a->o.nm, "Target N:M of every Linear in the blocks")
       ->capture_default_str();
-  cmd->add_option("--fine-fraction", a->fine_fraction,
+  cmd->add_option("--nm-attention", a->o.nm_attention, "N:M of the attention Linears (else --nm)");
+  cmd->add_option("--nm-mlp", a->o.nm_mlp, "N:M of the MLP Linears (else --nm)");
+  cmd->add_option("--sequence", a->o.sequence,
+                  "Structure decay: the ratios to step through, N:M,N:M,... (ending at --nm)");
+  cmd->add_option("--dense-fraction", a->o.dense_fraction, "Dense phase, fraction of the run")
+      ->capture_default_str();
+  cmd->add_option("--fine-fraction", a->o.fine_fraction,
                   "Fine-tune phase with a fixed binary mask, fraction of the run")
       ->capture_default_str();
-  cmd->add_option("--lambda", a->lambda, "SR-STE lambda_W")->capture_default_str();
-  cmd->add_option("--alpha", a->alpha,
+  cmd->add_option("--lambda", a->o.lambda, "SR-STE lambda_W")->capture_default_str();
+  cmd->add_option("--alpha", a->o.alpha,
                   "Mask decay rate per step (0: beta reaches 0, or exp(-5), at 3/4 of the "
                   "sparse phase)")
       ->capture_default_str();
-  cmd->add_flag("--quick", a->quick, "The small model configuration");
-  cmd->add_option("--epochs", a->epochs, "Epochs (char-gpt: train characters / (batch x context))")
+  cmd->add_flag("--quick", a->o.quick, "The small model configuration");
+  cmd->add_option("--epochs", a->o.epochs,
+                  "Epochs (char-gpt: train characters / (batch x context))")
       ->capture_default_str();
-  cmd->add_option("--steps", a->steps, "Optimiser steps instead of --epochs (0: epochs)")
+  cmd->add_option("--steps", a->o.steps, "Optimiser steps instead of --epochs (0: epochs)")
       ->capture_default_str();
-  cmd->add_option("--batch", a->batch, "Batch (0: 128 images or 64 windows)")
+  cmd->add_option("--batch", a->o.batch, "Batch (0: 128 images or 64 windows)")
       ->capture_default_str();
-  cmd->add_option("--lr", a->lr, "Peak learning rate of AdamW (0: 1e-3 ViT, 2e-3 GPT)")
+  cmd->add_option("--lr", a->o.lr, "Peak learning rate of AdamW (0: 1e-3 ViT, 2e-3 GPT)")
       ->capture_default_str();
-  cmd->add_option("--weight-decay", a->weight_decay, "AdamW weight decay")->capture_default_str();
-  cmd->add_option("--train-limit", a->train_limit, "First N training images / characters (0: all)")
+  cmd->add_option("--weight-decay", a->o.weight_decay, "AdamW weight decay")->capture_default_str();
+  cmd->add_option("--train-limit", a->o.train_limit,
+                  "First N training images / characters (0: all)")
       ->capture_default_str();
-  cmd->add_option("--test-limit", a->test_limit, "First N test images / held-out characters")
+  cmd->add_option("--test-limit", a->o.test_limit, "First N test images / held-out characters")
       ->capture_default_str();
-  cmd->add_option("--eval-every", a->eval_every, "Steps between evaluations (0: 10 per run)")
+  cmd->add_option("--eval-every", a->o.eval_every, "Steps between evaluations (0: 10 per run)")
       ->capture_default_str();
-  cmd->add_option("--seed", a->seed, "Seed of the model and the batches")->capture_default_str();
-  cmd->add_option("--threads", a->threads, "libtorch threads (0: all cores)")
+  cmd->add_option("--seed", a->o.seed, "Seed of the model and the batches")->capture_default_str();
+  cmd->add_option("--threads", a->o.threads, "libtorch threads (0: all cores)")
       ->capture_default_str();
-  cmd->add_option("--checkpoint", a->checkpoint, "Write a checkpoint here at every evaluation");
-  cmd->add_option("--resume", a->resume, "Continue from this checkpoint");
+  cmd->add_option("--checkpoint", a->o.checkpoint, "Write a checkpoint here at every evaluation");
+  cmd->add_option("--resume", a->o.resume, "Continue from this checkpoint");
   cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
   cmd->add_flag("--quiet", a->quiet, "No progress or summary");
   cmd->callback([a] {

@@ -68,7 +68,8 @@ Trajectory trajectory_from(const json& j) {
 }
 
 // The expert trajectories, resumed from `file` when it holds some.
-std::vector<Trajectory> make_data(const TrainOptions& o, const std::string& file) {
+std::vector<Trajectory> make_data(const TrainOptions& o, const std::string& file,
+                                  search::Observer& observer) {
   std::vector<Trajectory> data;
   if (!file.empty() && std::filesystem::exists(file)) {
     const json all = io::read_json(file, "fuse-train trajectories");
@@ -104,16 +105,19 @@ std::vector<Trajectory> make_data(const TrainOptions& o, const std::string& file
                                               : dse::fusion::search(m, o.objective, so);
       data.push_back(
           trajectory_of(m, r.mapping, dse::fusion::objective_value(r.cost, o.objective)));
-      if (o.progress)
-        o.progress("data " + std::to_string(k + 1) + "/" + std::to_string(total) + " " +
-                       models[mi] + " batch " + std::to_string(batch) + " buffer " +
-                       std::to_string(buf_kb) + " KiB",
-                   true);
       if (!file.empty() && (k + 1) % 10 == 0) {
         json all = json::array();
         for (const auto& t : data) all.push_back(trajectory_json(t));
         search::write_json_atomic(all, file);
       }
+      search::Progress p;
+      p.item = 0;
+      p.items = 2;
+      p.done = static_cast<int64_t>(k + 1);
+      p.total = static_cast<int64_t>(total);
+      p.label = models[mi] + " batch " + std::to_string(batch) + " buffer " +
+                std::to_string(buf_kb) + " KiB";
+      search::report_progress(observer, p);
     }
   }
   if (!file.empty()) {
@@ -196,6 +200,11 @@ std::vector<std::string> expand_models(const std::vector<std::string>& models) {
 }
 
 TrainReport train(const TrainOptions& o) {
+  search::Observer quiet;
+  return train(o, quiet);
+}
+
+TrainReport train(const TrainOptions& o, search::Observer& observer) {
   if (o.batches.empty() || o.buffers_kb.empty() || o.epochs < 1 || o.minibatch < 1 ||
       o.draws_per_model < 1 || o.search_budget < 1 || (o.expert != "search" && o.expert != "dp"))
     throw InputError({"<fuse-train>", 0, 0}, "expected batches, buffers, and positive counts");
@@ -213,7 +222,7 @@ TrainReport train(const TrainOptions& o) {
     opt_file = o.checkpoint + "/optimizer.pt";
   }
   auto t0 = Clock::now();
-  const std::vector<Trajectory> data = make_data(o, traj_file);
+  const std::vector<Trajectory> data = make_data(o, traj_file, observer);
   rep.data_s = since(t0);
   rep.trajectories = static_cast<int64_t>(data.size());
   for (const auto& t : data)
@@ -253,6 +262,7 @@ TrainReport train(const TrainOptions& o) {
     loss_sum = 0;
     int64_t steps = 0;
     for (size_t at = 0; at < order.size(); at += static_cast<size_t>(o.minibatch)) {
+      if (observer.cancelled()) throw search::Cancelled();
       const std::vector<size_t> idx(
           order.begin() + static_cast<long>(at),
           order.begin() + static_cast<long>(std::min(order.size(), at + o.minibatch)));
@@ -274,16 +284,20 @@ TrainReport train(const TrainOptions& o) {
     }
     rep.final_loss = loss_sum / static_cast<double>(std::max<int64_t>(1, steps));
     rep.epochs = static_cast<int>(epoch + 1);
-    if (o.progress)
-      o.progress("epoch " + std::to_string(epoch + 1) + "/" + std::to_string(o.epochs) + " loss " +
-                     std::to_string(rep.final_loss),
-                 true);
     if (!state_file.empty()) {
       save_net(net, cfg, state_file + ".tmp", epoch + 1);
       torch::save(opt, opt_file + ".tmp");
       std::filesystem::rename(state_file + ".tmp", state_file);
       std::filesystem::rename(opt_file + ".tmp", opt_file);
     }
+    search::Progress p;
+    p.item = 1;
+    p.items = 2;
+    p.done = epoch + 1;
+    p.total = o.epochs;
+    p.best = rep.final_loss;
+    p.label = "training";
+    search::report_progress(observer, p);
   }
   rep.train_s = since(t0);
   // Per-action accuracy on the training set (teacher forcing).

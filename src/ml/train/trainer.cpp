@@ -2,8 +2,6 @@
 // evaluation, checkpoints and the final N:M check.
 #include "sparsemap/ml/train/trainer.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -143,8 +141,8 @@ void check_options(const TrainOptions& o, const std::string& model_name) {
 // step loop, the evaluations and the checkpoints share. run() is the whole of train().
 class Run {
  public:
-  Run(const TrainOptions& o, const ProgressFn& progress, Clock::time_point t_start)
-      : o_(o), progress_(progress), t_start_(t_start), gpt_(canonical(o.model) == "char-gpt") {}
+  Run(const TrainOptions& o, search::Observer& observer, Clock::time_point t_start)
+      : o_(o), observer_(observer), t_start_(t_start), gpt_(canonical(o.model) == "char-gpt") {}
 
   TrainResult run() {
     prune::set_compute_threads(o_.threads);
@@ -537,18 +535,16 @@ class Run {
     loss_sum_ = 0;
     loss_count_ = 0;
     save_checkpoint(step);
-    if (progress_)
-      progress_("[" + r_.recipe + " " + r_.nm + "] step " + std::to_string(e.step) + "/" +
-                    std::to_string(total_) + ": train loss " + fmt("%.4f", e.train_loss) + ", " +
-                    (gpt_ ? "valid " + fmt("%.4f", e.metric) + " nats/char"
-                          : "test " + fmt("%.2f", e.metric) + "%") +
-                    ", " + fmt("%.1f", e.elapsed_s) + " s",
-                false);
+    observer_.on_note("[" + r_.recipe + " " + r_.nm + "] step " + std::to_string(e.step) + "/" +
+                      std::to_string(total_) + ": train loss " + fmt("%.4f", e.train_loss) + ", " +
+                      (gpt_ ? "valid " + fmt("%.4f", e.metric) + " nats/char"
+                            : "test " + fmt("%.2f", e.metric) + "%") +
+                      ", " + fmt("%.1f", e.elapsed_s) + " s");
   }
 
-  // The step loop from `step`; returns the step it stopped at (total, or stop_after).
+  // The step loop from `step`; returns the step it stopped at (total, or stop_after). Reports
+  // progress every total / 200 steps and polls the observer after every step.
   int64_t train_steps(int64_t step) {
-    const bool tty = isatty(fileno(stderr));
     torch::Tensor x, y;
     for (; step < total_; ++step) {
       if (o_.stop_after > 0 && step >= o_.stop_after) break;
@@ -558,13 +554,15 @@ class Run {
       train_s_ += seconds_between(t0, Clock::now());
       loss_sum_ += lv;
       ++loss_count_;
-      if (progress_ && tty && (step % std::max<int64_t>(1, total_ / 200) == 0)) {
-        const int width = 30, done = static_cast<int>(width * (step + 1) / total_);
-        progress_("[" + std::string(static_cast<size_t>(done), '=') +
-                      std::string(static_cast<size_t>(width - done), ' ') + "] " +
-                      std::to_string(step + 1) + "/" + std::to_string(total_) + " loss " +
-                      fmt("%.4f", lv) + " " + phase_name(phase),
-                  true);
+      if (step % std::max<int64_t>(1, total_ / 200) == 0) {
+        search::Progress p;
+        p.done = step + 1;
+        p.total = total_;
+        p.best = lv;
+        p.label = phase_name(phase);
+        search::report_progress(observer_, p);
+      } else if (observer_.cancelled()) {
+        throw search::Cancelled();
       }
       if ((step + 1) % eval_every_ == 0 && step + 1 < total_) evaluate_between(step + 1);
     }
@@ -603,7 +601,7 @@ class Run {
   }
 
   const TrainOptions& o_;
-  const ProgressFn& progress_;
+  search::Observer& observer_;
   const Clock::time_point t_start_;
   const bool gpt_;
   Data d_;
@@ -625,10 +623,15 @@ class Run {
 
 }  // namespace
 
-TrainResult train(const TrainOptions& o, const ProgressFn& progress) {
+TrainResult train(const TrainOptions& o, search::Observer& observer) {
   const auto t_start = Clock::now();
   check_options(o, canonical(o.model));
-  return Run(o, progress, t_start).run();
+  return Run(o, observer, t_start).run();
+}
+
+TrainResult train(const TrainOptions& o) {
+  search::Observer quiet;
+  return train(o, quiet);
 }
 
 }  // namespace sparsemap::ml::train

@@ -13,6 +13,7 @@
 #include "sparsemap/cost/fusion.h"
 #include "sparsemap/dse/fusion/fuser_infer.h"
 #include "sparsemap/dse/fusion/fusion_search.h"
+#include "sparsemap/search/observer.h"
 
 namespace sparsemap::ml::fusion {
 
@@ -104,7 +105,6 @@ struct TrainOptions {
   // before any trajectory is generated.
   std::string out;
   std::string checkpoint;  // directory: trajectories.json and state.pt; resumed when present
-  std::function<void(const std::string& line, bool transient)> progress;
 };
 
 struct TrainReport {
@@ -114,6 +114,14 @@ struct TrainReport {
   double final_loss = 0, train_accuracy_pct = 0;  // per-action accuracy on the training set
   bool resumed = false;
 };
+// Generates the expert's trajectories (resumed from the checkpoint directory), then trains.
+// Progress goes to `observer`: one report per trajectory (item 0 of 2; done of total: the
+// trajectories so far; label: "MODEL batch B buffer K KiB"), and one per epoch (item 1 of 2;
+// done of total: the epochs so far; best: the epoch's mean training loss; label: "training").
+// Between trajectories and between training steps the observer may stop the run: Cancelled;
+// the checkpoint directory keeps what it held at its last save.
+TrainReport train(const TrainOptions& o, search::Observer& observer);
+// The same without progress.
 TrainReport train(const TrainOptions& o);
 
 // The model names `--models` expands to (zoo CNNs and synthetic ones), in order.

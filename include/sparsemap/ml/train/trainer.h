@@ -16,12 +16,9 @@
 
 #include "sparsemap/ml/data/fashion_mnist.h"
 #include "sparsemap/ml/train/recipe.h"
+#include "sparsemap/search/observer.h"
 
 namespace sparsemap::ml::train {
-
-// One line of progress (no newline); `transient` lines may be overwritten (a progress bar on
-// a terminal). Null: quiet.
-using ProgressFn = std::function<void(const std::string& line, bool transient)>;
 
 struct TrainOptions {
   std::string model = "vit-tiny";      // vit-tiny | char-gpt
@@ -83,6 +80,15 @@ struct TrainResult {
 // Trains. Throws InputError on bad options, missing data, a checkpoint that does not match, or
 // a loss that stops being finite (the message names the step; the last checkpoint written, if
 // any, is left as it was).
-TrainResult train(const TrainOptions& o, const ProgressFn& progress = nullptr);
+//
+// Progress goes to `observer`: every max(1, total / 200) steps a report (done: steps so far,
+// total: the run's steps, best: that step's training loss, label: its phase, recipe.h's
+// phase_name), and at each evaluation but the last a note (one line, no newline: the step, the
+// training loss since the last evaluation, the metric and the elapsed seconds). Between steps
+// the observer may stop the run: Cancelled, and the last checkpoint written, if any, is left as
+// it was.
+TrainResult train(const TrainOptions& o, search::Observer& observer);
+// The same without progress.
+TrainResult train(const TrainOptions& o);
 
 }  // namespace sparsemap::ml::train
