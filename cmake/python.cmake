@@ -30,14 +30,16 @@ add_dependencies(sparsemap_python sparsemap_onnx)
 # prune_mask's vocabulary (prune-train --type) is ml/prune's torch-free sparsity_type.cpp,
 # compiled into the module: linking sparsemap_ml would pull libtorch into `import sparsemap`.
 target_sources(sparsemap_python PRIVATE ${PROJECT_SOURCE_DIR}/src/ml/prune/sparsity_type.cpp)
-# `sparsemap._ml`: the functions whose methods need libtorch (hwalloc's RL methods), linked with
-# sparsemap_ml, where libtorch is built. `import sparsemap` never loads it: sparsemap.hwalloc
-# imports it for the RL methods only (python/sparsemap/__init__.py). bind_hwalloc.cpp and the
-# keyword and run helpers are compiled into both modules.
+# `sparsemap._ml`: the functions that need libtorch (hwalloc's RL methods, report's NonGEMM
+# profile, nongemm), linked with sparsemap_ml, where libtorch is built. `import sparsemap` never
+# loads it: python/sparsemap/__init__.py imports it for those only. bind_hwalloc.cpp,
+# bind_report.cpp and the keyword and run helpers are compiled into both modules.
 if(TARGET sparsemap_ml)
   set_target_properties(sparsemap_ml PROPERTIES POSITION_INDEPENDENT_CODE ON)
   pybind11_add_module(sparsemap_ml_python MODULE ${PROJECT_SOURCE_DIR}/python/src/ml/module.cpp
-    ${PROJECT_SOURCE_DIR}/python/src/bind_hwalloc.cpp ${PROJECT_SOURCE_DIR}/python/src/keywords.cpp
+    ${PROJECT_SOURCE_DIR}/python/src/ml/bind_nongemm.cpp
+    ${PROJECT_SOURCE_DIR}/python/src/bind_hwalloc.cpp ${PROJECT_SOURCE_DIR}/python/src/bind_report.cpp
+    ${PROJECT_SOURCE_DIR}/python/src/keywords.cpp
     ${PROJECT_SOURCE_DIR}/python/src/system_call.cpp)
   set_target_properties(sparsemap_ml_python PROPERTIES OUTPUT_NAME _ml
     LIBRARY_OUTPUT_DIRECTORY ${_pkg})

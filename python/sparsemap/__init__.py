@@ -8,7 +8,7 @@ from ._sparsemap import __version__  # noqa: F401
 from . import _sparsemap
 from . import results, spaces  # noqa: F401
 from .results import (AttentionResult, CodesignResult, FuseResult, HwallocResult,  # noqa: F401
-                      MapResult, Record, Records, ScheduleResult)
+                      MapResult, NongemmResult, Record, Records, ReportResult, ScheduleResult)
 from .spaces import Box, Discrete  # noqa: F401
 
 map_model = results.returning(MapResult)(_sparsemap.map_model)
@@ -46,3 +46,39 @@ def hwalloc(model, **kwargs):
 hwalloc.__doc__ = (_sparsemap.hwalloc.__doc__ or "") + (
     "\n\nThe RL methods run in sparsemap._ml (loaded at their first use). Returns a "
     "HwallocResult (sparsemap.results).")
+
+
+@results.returning(ReportResult)
+def report(model, hw, **kwargs):
+    # The NonGEMM profile runs the model in libtorch: in sparsemap._ml when it is built; without
+    # it (or with no_profile=True) the section says this build has no libtorch, as `sparsemap
+    # report` built without libtorch does.
+    if not kwargs.get("no_profile"):
+        try:
+            from . import _ml
+        except ImportError:
+            pass
+        else:
+            return _ml.report(model, hw, **kwargs)
+    return _sparsemap.report(model, hw, **kwargs)
+
+
+report.__doc__ = (_sparsemap.report.__doc__ or "") + (
+    "\n\nWith a profile asked for, runs in sparsemap._ml (loaded at its first use). Returns a "
+    "ReportResult (sparsemap.results).")
+
+
+@results.returning(NongemmResult)
+def nongemm(model=None, **kwargs):
+    """`sparsemap nongemm --model MODEL` (or all=True for the suite): NonGEMM Bench, the GEMM vs
+    NonGEMM operator time of a model run in libtorch, by taxonomy group, and its horizon on
+    faster GEMMs (gemm_speedup=) or an accelerator (hw=). Keyword arguments are the command's
+    flags (reuse_memory=False for --no-reuse-memory); trace= and plot= write the files --trace
+    and --plot write. Runs in sparsemap._ml (libtorch, loaded at its first use); ValueError when
+    it is not built."""
+    try:
+        from . import _ml
+    except ImportError:
+        raise ValueError("sparsemap.nongemm needs libtorch: this sparsemap was built without "
+                         "sparsemap._ml (SPARSEMAP_WITH_TORCH=OFF)") from None
+    return _ml.nongemm(model, **kwargs)

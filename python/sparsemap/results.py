@@ -1,7 +1,8 @@
 """Typed results of the system functions (map_model, codesign, fuse, attention, schedule,
-hwalloc): each is the CLI's JSON for the same call (`sparsemap <command> ... --json`), readable
-as attributes (`r.total.runtime_cycles`) and as a dict (`r["total"]["runtime_cycles"]`), with
-to_dict() giving plain dicts and lists equal to what the CLI writes. The field names are the
+hwalloc, report, nongemm): each is the CLI's JSON for the same call (`sparsemap <command> ...
+--json`), readable as attributes (`r.total.runtime_cycles`) and as a dict
+(`r["total"]["runtime_cycles"]`), with to_dict() giving plain dicts and lists equal to what the
+CLI writes. The field names are the
 JSON's keys (docs/python.md lists them per function); a key that is not an identifier
 ("fixed-gamma") is read with [].
 """
@@ -86,6 +87,18 @@ class ScheduleResult(Record):
 class HwallocResult(Record):
     """hwalloc: per layer the PEs and buffer level assigned, the totals against the budget, and
     each method's search statistics."""
+
+
+class ReportResult(Record):
+    """report: the page's data (the HTML is written to out=): the model and accelerator,
+    `mappings` (per-layer best mappings), `codesign` (the Pareto front), `nongemm` (the static
+    breakdown and, when profiled in libtorch, the `measured` one) and `spmm` (the measured
+    speedups)."""
+
+
+class NongemmResult(Record):
+    """nongemm: one model's operator profile (`groups`, `ops`, gemm_pct, nongemm_pct, the
+    horizons), or with all=True the suite's (`models`)."""
 
 
 def returning(cls):

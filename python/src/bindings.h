@@ -14,6 +14,7 @@
 
 #include "sparsemap/dse/hwalloc/methods.h"
 #include "sparsemap/error.h"
+#include "sparsemap/report/run.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
 
@@ -25,7 +26,7 @@ void bind_core(pybind11::module_& m);
 void bind_env(pybind11::module_& m);
 // Sparse formats to and from NumPy/SciPy-shaped arrays, pruning of NumPy weights, SpMM.
 void bind_sparse(pybind11::module_& m);
-// The system functions: map_model, codesign, attention, fuse, schedule, hwalloc
+// The system functions: map_model, codesign, attention, fuse, schedule, hwalloc, report
 // (bind_systems.cpp; each in its bind_<system>.cpp).
 void bind_systems(pybind11::module_& m);
 // map_model: dse::mapper::run called directly (bind_map.cpp); `how` is the keyword text the
@@ -50,6 +51,14 @@ void bind_hwalloc(pybind11::module_& m, const std::string& how);
 // hwalloc with the RL methods' agents `rl` (empty: none); the `_ml` module passes
 // ml::hwalloc::rl_method().
 void bind_hwalloc_with(pybind11::module_& m, const std::string& how, dse::hwalloc::RlMethod rl);
+// report: report::run called directly (bind_report.cpp), without the NonGEMM profile.
+void bind_report(pybind11::module_& m, const std::string& how);
+// report with the NonGEMM profiler `profiler` (empty: none); the `_ml` module passes
+// ml::nongemm::report_profiler().
+void bind_report_with(pybind11::module_& m, const std::string& how,
+                      report::NonGemmProfiler profiler);
+// nongemm: ml::nongemm::run called directly (python/src/ml/bind_nongemm.cpp), in `_ml` only.
+void bind_nongemm(pybind11::module_& m);
 
 // The observer of a system run from Python with the GIL released (each call takes the GIL):
 // progress goes to the `progress` callable (unless None) as a dict, warnings become

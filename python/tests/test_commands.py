@@ -393,3 +393,100 @@ def test_ctrl_c_stops_a_search_within_a_second(call):
         timer.cancel()
     print(f"stopped {stopped - sent[0]:.3f} s after SIGINT")
     assert sent and stopped - sent[0] < 1.0, stopped - sent[0]
+
+
+# report: a tiny page (small budgets, no SpMM timing); `warning` says how busy the machine was.
+REPORT_TINY = {"budget": 20, "codesign_budget": 20, "spmm_shapes": 0}
+REPORT_FLAGS = ["--budget", "20", "--codesign-budget", "20", "--spmm-shapes", "0"]
+
+
+def without(x, keys):
+    if isinstance(x, dict):
+        return {k: without(v, keys) for k, v in x.items() if k not in keys}
+    if isinstance(x, list):
+        return [without(v, keys) for v in x]
+    return x
+
+
+def test_report_writes_the_page_and_equals_the_cli(tmp_path):
+    page = tmp_path / "page.html"
+    steps = []
+    got = sm.report("resnet18", "maestro-example", out=page, no_profile=True,
+                    progress=steps.append, **REPORT_TINY)
+    assert isinstance(got, sm.ReportResult)
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and 'id="section-nongemm"' in html
+    want = cli_json(tmp_path, "report", "--model", "resnet18", "--hw", "maestro-example",
+                    *REPORT_FLAGS, "--no-profile", "--out", str(tmp_path / "cli.html"))
+    assert without(got.to_dict(), TIMING | {"warning"}) == without(want, TIMING | {"warning"})
+    assert got.mappings.layers[0]["name"] == want["mappings"]["layers"][0]["name"]
+    # _sparsemap has no libtorch: the section says so, as `sparsemap report` built without it.
+    assert "without libtorch" in got.nongemm.measured.why_absent
+    assert {s["label"] for s in steps} == {"mappings", "codesign"}
+
+
+def test_report_refuses_bad_input_with_the_clis_line(tmp_path):
+    missing = tmp_path / "missing" / "x.html"
+    for kw, flags in [({"out": missing}, ["--out", str(missing)]),
+                      ({"spmm_formats": "bogus"}, ["--spmm-formats", "bogus"]),
+                      ({"profile_iters": 0}, ["--profile-iters", "0"])]:
+        line = cli_error("report", "--model", "resnet18", "--hw", "maestro-example",
+                         "--no-profile", *flags)
+        with pytest.raises(ValueError) as e:
+            sm.report("resnet18", "maestro-example", no_profile=True, **kw)
+        assert str(e.value) == line
+    with pytest.raises(ValueError, match="no-such-hw"):
+        sm.report("resnet18", "no-such-hw", out=tmp_path / "x.html", no_profile=True)
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_report_profiles_nongemm_in_ml(tmp_path):
+    """With a profile asked for, sparsemap.report runs in sparsemap._ml and measures the model
+    in libtorch."""
+    if not HAVE_ML:
+        pytest.skip("sparsemap._ml (libtorch) not built")
+    got = sm.report("resnet50", "maestro-example", out=tmp_path / "r50.html", profile_iters=1,
+                    budget=10, codesign_budget=8, spmm_shapes=0)
+    m = got.nongemm.measured
+    assert m.available and 0 < m.gemm_ms < m.total_ms and m.runs == 1
+    assert "CPU, measured" in (tmp_path / "r50.html").read_text(encoding="utf-8")
+    # A model outside the NonGEMM Bench suite is not profiled: the section says why.
+    other = sm.report("ncf", "maestro-example", out=tmp_path / "ncf.html", profile_iters=1,
+                      **REPORT_TINY)
+    assert "not a model of the NonGEMM Bench suite" in other.nongemm.measured.why_absent
+
+
+def shape(x):
+    """The JSON's structure: keys (recursively) and value types, without the values."""
+    if isinstance(x, dict):
+        return {k: shape(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [shape(x[0])] if x else []
+    return "number" if isinstance(x, (int, float)) and not isinstance(x, bool) else type(x).__name__
+
+
+def test_nongemm_in_ml_has_the_clis_structure(tmp_path):
+    if not HAVE_ML:
+        with pytest.raises(ValueError, match="needs libtorch"):
+            sm.nongemm("resnet50", tiny=True)
+        return
+    flags = {"tiny": True, "threads": 1, "iters": 1, "schedule": [0, 0, 0]}
+    got = sm.nongemm("resnet50", plot=tmp_path / "groups.svg", **flags)
+    assert isinstance(got, sm.NongemmResult)
+    want = cli_json(tmp_path, "nongemm", "--model", "resnet50", "--tiny", "--threads", "1",
+                    "--iters", "1", "--schedule", "0,0,0")
+    assert shape(got.to_dict()) == shape(want)
+    for key in ["model", "batch", "image", "schedule", "threads", "tiny", "seed", "iters",
+                "statistic", "reuse_memory"]:
+        assert got[key] == want[key], key
+    assert sorted(o["name"] for o in got.ops) == sorted(o["name"] for o in want["ops"])
+    assert (tmp_path / "groups.svg.csv").exists()
+    assert not sm.nongemm("resnet50", reuse_memory=False, **flags).reuse_memory
+    for kw, args in [({}, []), ({"schedule": "a,b,c"}, ["--model", "gpt2", "--schedule", "a,b,c"]),
+                     ({"gemm_speedup": 0}, ["--model", "gpt2", "--gemm-speedup", "0"])]:
+        r = subprocess.run([str(CLI), "nongemm", *args], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 2
+        with pytest.raises(ValueError) as e:
+            sm.nongemm("gpt2" if args else None, **kw)
+        assert str(e.value) == r.stderr.splitlines()[0].removeprefix("sparsemap: ")

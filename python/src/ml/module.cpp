@@ -1,13 +1,14 @@
-// The extension module `sparsemap._ml`: the functions whose methods need libtorch, linked with
+// The extension module `sparsemap._ml`: the functions that need libtorch, linked with
 // sparsemap_ml (cmake/python.cmake builds it only where libtorch is). `import sparsemap` never
-// loads it (nor libtorch): sparsemap.hwalloc (python/sparsemap/__init__.py) imports it only for
-// the RL methods. Types (Model, ...) are those `_sparsemap` registered; InputError becomes the
-// same ValueError / FileNotFoundError as there.
+// loads it (nor libtorch): python/sparsemap/__init__.py imports it only for hwalloc's RL
+// methods, a report with the NonGEMM profile, and nongemm. Types (Model, ...) are those
+// `_sparsemap` registered; InputError becomes the same ValueError / FileNotFoundError as there.
 #include <pybind11/pybind11.h>
 
 #include "../bindings.h"
 #include "sparsemap/error.h"
 #include "sparsemap/ml/hwalloc/policy.h"
+#include "sparsemap/ml/nongemm/report_profile.h"
 
 namespace py = pybind11;
 
@@ -20,7 +21,8 @@ PYBIND11_MODULE(_ml, m) {
       PyErr_SetString(sparsemap::python::input_error_type(e), e.what());
     }
   });
-  sparsemap::python::bind_hwalloc_with(
-      m, " Keyword arguments are the command's flags; see sparsemap.map_model.",
-      sparsemap::ml::hwalloc::rl_method());
+  const std::string how = " Keyword arguments are the command's flags; see sparsemap.map_model.";
+  sparsemap::python::bind_hwalloc_with(m, how, sparsemap::ml::hwalloc::rl_method());
+  sparsemap::python::bind_report_with(m, how, sparsemap::ml::nongemm::report_profiler());
+  sparsemap::python::bind_nongemm(m);
 }
