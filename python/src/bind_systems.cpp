@@ -1,6 +1,6 @@
-// The system functions (map_model, codesign, attention, fuse, schedule, hwalloc): each reads its
-// keywords into the system's Options (keywords.h) and calls its run() with the GIL released;
-// python/sparsemap/__init__.py wraps what they return (the CLI's JSON) in typed results.
+// The system functions (map_model, codesign, attention, fuse, schedule, hwalloc, mse,
+// eval_model): each reads its keywords into the system's Options (keywords.h) and calls its
+// run() with the GIL released; python/sparsemap/__init__.py wraps what they return (the CLI's JSON) in typed results.
 #include "bindings.h"
 
 namespace sparsemap::python {
@@ -18,6 +18,8 @@ void bind_systems(pybind11::module_& m) {
   bind_fuse(m, how);
   bind_schedule(m, how);
   bind_hwalloc(m, how);
+  bind_mse(m, how);
+  bind_eval(m, how);
 }
 
 }  // namespace sparsemap::python
