@@ -1,6 +1,7 @@
 // The system functions (map_model, codesign, attention, fuse, schedule, hwalloc, mse,
 // eval_model): each reads its keywords into the system's Options (keywords.h) and calls its
-// run() with the GIL released; python/sparsemap/__init__.py wraps what they return (the CLI's JSON) in typed results.
+// run() with the GIL released; python/sparsemap/__init__.py wraps what they return (the CLI's
+// JSON) in typed results.
 #include "bindings.h"
 
 namespace sparsemap::python {
