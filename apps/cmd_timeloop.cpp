@@ -4,29 +4,32 @@
 // sparse model and print its figures too (algorithmic / actual / gated / skipped); densities
 // without sparse_optimizations change nothing, as in Timeloop. --hw takes the architecture and ERT
 // from a preset or MAESTRO/YAML file as arch::to_hierarchy builds them (levels DRAM, L2, L1, MAC).
+// The work is dse::eval::run_timeloop (dse/eval/timeloop.h); this file is flags -> Options, then
+// timeloop-model's summary.
 #include <algorithm>
 #include <iostream>
 #include <sstream>
 
 #include "commands.h"
-#include "sparsemap/arch/maestro_hierarchy.h"
 #include "sparsemap/cost/loopnest.h"
 #include "sparsemap/cost/sparseloop.h"
-#include "sparsemap/error.h"
-#include "sparsemap/io/arch_files.h"
-#include "sparsemap/io/timeloop.h"
+#include "sparsemap/dse/eval/timeloop.h"
+#include "sparsemap/search/observer.h"
 
 namespace sparsemap::cli {
 
 namespace {
 
+// The flags of `timeloop` that only the CLI has (where the JSON goes), beside the run's Options.
 struct TimeloopArgs {
-  std::vector<std::string> files;
-  std::string hw;
-  bool no_leakage = false;
-  bool timeloop_303 = false;
+  dse::eval::TimeloopOptions o;
   std::string json;
-  std::string emit_map;
+};
+
+// Warnings as "sparsemap: warning: ..." lines.
+class Warnings : public search::Observer {
+ public:
+  void on_warning(const std::string& text) override { print_warning(text); }
 };
 
 std::string result_text(const cost::LoopNestResult& r) {
@@ -108,45 +111,10 @@ std::string sparse_text(const cost::SparseLoopResult& r) {
 
 }  // namespace
 
-void run_timeloop(const std::vector<std::string>& files, const std::string& json,
-                  const std::string& emit_map, const std::string& hw, bool no_leakage,
-                  bool timeloop_303) {
-  auto in = io::read_timeloop_files(files);
-  no_leakage = no_leakage || timeloop_303;
-  if (!hw.empty()) {
-    if (in.arch || in.ert)
-      throw InputError({"<flag --hw>"},
-                       "expected either --hw or an architecture and ERT among the files, not both");
-    const arch::ArchHierarchy v = arch::to_hierarchy(io::load_arch(hw));
-    in.arch = v.hierarchy;
-    in.ert = v.ert;
-  }
-  in.require_evaluable();
-  if (no_leakage && in.ert)  // timeloop-model 3.0.3 prices no leakage
-    for (auto& c : in.ert->components)
-      c.actions.erase(std::remove_if(c.actions.begin(), c.actions.end(),
-                                     [](const arch::ActionEnergy& a) { return a.name == "leak"; }),
-                      c.actions.end());
-  if (!in.ert)
-    print_warning("no ERT (Accelergy's energy table) among the files: every energy is 0");
-  if (in.sparse && !in.sparse->empty()) {  // densities alone: Timeloop's dense run
-    const arch::SparseOptimizations none;
-    const auto r = cost::evaluate_sparseloop(
-        *in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr,
-        in.sparse ? *in.sparse : none, in.densities,
-        timeloop_303 ? cost::SparseloopPricing::kTimeloop303 : cost::SparseloopPricing::kTimeloop4);
-    if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);
-    if (!emit_map.empty()) write_text_file(emit_map, io::write_timeloop_mapping(*in.mapping));
-    if (!json.empty()) write_json(r.to_json(), json);
-    if (json != "-") std::cout << sparse_text(r);
-    return;
-  }
-  const auto r =
-      cost::evaluate_loopnest(*in.problem, *in.arch, *in.mapping, in.ert ? &*in.ert : nullptr);
-  if (!r.ok()) throw InputError({in.sources.at("mapping")}, r.reason);
-  if (!emit_map.empty()) write_text_file(emit_map, io::write_timeloop_mapping(*in.mapping));
-  if (!json.empty()) write_json(r.to_json(), json);
-  if (json != "-") std::cout << result_text(r);
+void print_timeloop(const dse::eval::TimeloopResult& r, const std::string& json) {
+  dse::eval::write_outputs(r);
+  if (!json.empty()) write_json(dse::eval::to_json(r), json);
+  if (json != "-") std::cout << (r.sparse ? sparse_text(*r.sparse) : result_text(*r.dense));
 }
 
 void register_timeloop(CLI::App& app) {
@@ -156,23 +124,23 @@ void register_timeloop(CLI::App& app) {
       "order; or one parsed-processed-input.yaml) with the loop-nest model and print "
       "timeloop-model's summary");
   auto args = std::make_shared<TimeloopArgs>();
-  cmd->add_option("files", args->files, "Timeloop/Accelergy YAML files")->required();
+  cmd->add_option("files", args->o.files, "Timeloop/Accelergy YAML files")->required();
   cmd->add_option(
-      "--hw", args->hw,
+      "--hw", args->o.hw,
       "Accelerator preset or MAESTRO/YAML file as the architecture and ERT (its "
       "three-level hierarchy: DRAM, L2, L1, MAC; `sparsemap arch --hierarchy` shows it)");
-  cmd->add_flag("--no-leakage", args->no_leakage,
+  cmd->add_flag("--no-leakage", args->o.no_leakage,
                 "Price no leakage (the ERT's leak actions dropped), as timeloop-model 3.0.3 does");
-  cmd->add_flag("--timeloop-3.0.3", args->timeloop_303,
+  cmd->add_flag("--timeloop-3.0.3", args->o.timeloop_303,
                 "Price and report sparse inputs as timeloop-model 3.0.3 does (its ERT fallbacks "
                 "for gated, skipped and metadata actions, utilisation with gated computes, no "
                 "leakage; docs/sparseloop.md)");
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--emit-map", args->emit_map,
+  cmd->add_option("--emit-map", args->o.emit_map,
                   "Write the mapping it evaluated as Timeloop's map.yaml to FILE");
   cmd->callback([args] {
-    run_timeloop(args->files, args->json, args->emit_map, args->hw, args->no_leakage,
-                 args->timeloop_303);
+    Warnings observer;
+    print_timeloop(dse::eval::run_timeloop(args->o, observer), args->json);
   });
 }
 

@@ -13,6 +13,10 @@
 #include "sparsemap/workload/model.h"
 #include "sparsemap/workload/zoo.h"
 
+namespace sparsemap::dse::eval {
+struct TimeloopResult;
+}  // namespace sparsemap::dse::eval
+
 namespace sparsemap::dse::timeloop {
 struct MapOptions;
 struct CodesignRunOptions;
@@ -60,19 +64,10 @@ void run_codesign_timeloop(const dse::timeloop::CodesignRunOptions& o, const std
                            bool quiet);
 // timeloop (Timeloop inputs through the loop-nest model): apps/cmd_timeloop.cpp.
 void register_timeloop(CLI::App& app);
-// The work of `sparsemap timeloop FILES`, shared with `sparsemap eval --timeloop FILES`: reads
-// and merges `files`, requires an architecture, a problem and a mapping, evaluates them with
-// the loop-nest model (an infeasible mapping is an InputError at the mapping's file), writes
-// the evaluated mapping as Timeloop's map.yaml to `emit_map` when not empty, prints
-// timeloop-model's summary unless `json` is "-", and writes the JSON (LoopNestResult::to_json)
-// to `json` when not empty. `hw` (a preset or MAESTRO/YAML accelerator) replaces the
-// architecture and ERT by arch::to_hierarchy's; InputError when the files also hold them.
-// `no_leakage` drops the ERT's leak actions (timeloop-model 3.0.3 prices none). `timeloop_303`
-// prices and reports sparse inputs with timeloop-model 3.0.3's conventions
-// (cost::SparseloopPricing::kTimeloop303) and implies no_leakage.
-void run_timeloop(const std::vector<std::string>& files, const std::string& json,
-                  const std::string& emit_map, const std::string& hw = "", bool no_leakage = false,
-                  bool timeloop_303 = false);
+// What `sparsemap timeloop FILES` and `sparsemap eval --timeloop FILES` do with the result of
+// dse::eval::run_timeloop: write the --emit-map file its options name, write the JSON to `json`
+// when not empty, print timeloop-model's summary unless `json` is "-".
+void print_timeloop(const dse::eval::TimeloopResult& r, const std::string& json);
 
 // Writes `j` (pretty, 2 spaces) to `dest`: "-" for stdout, else a file path.
 // Throws InputError when the file cannot be written.

@@ -7,8 +7,9 @@ from ._sparsemap import *  # noqa: F401,F403
 from ._sparsemap import __version__  # noqa: F401
 from . import _sparsemap
 from . import results, spaces  # noqa: F401
-from .results import (AttentionResult, CodesignResult, FuseResult, HwallocResult,  # noqa: F401
-                      MapResult, NongemmResult, Record, Records, ReportResult, ScheduleResult)
+from .results import (AttentionResult, CodesignResult, EvalResult, FuseResult,  # noqa: F401
+                      HwallocResult, MapResult, MseResult, NongemmResult, Record, Records,
+                      ReportResult, ScheduleResult)
 from .spaces import Box, Discrete  # noqa: F401
 
 map_model = results.returning(MapResult)(_sparsemap.map_model)
@@ -16,6 +17,8 @@ codesign = results.returning(CodesignResult)(_sparsemap.codesign)
 fuse = results.returning(FuseResult)(_sparsemap.fuse)
 attention = results.returning(AttentionResult)(_sparsemap.attention)
 schedule = results.returning(ScheduleResult)(_sparsemap.schedule)
+mse = results.returning(MseResult)(_sparsemap.mse)
+eval_model = results.returning(EvalResult)(_sparsemap.eval_model)
 
 # hwalloc's methods that need libtorch: they run in sparsemap._ml (the extension linked with
 # libtorch, built only where libtorch is), imported here only when one of them is asked for, so

@@ -1,10 +1,9 @@
 """Typed results of the system functions (map_model, codesign, fuse, attention, schedule,
-hwalloc, report, nongemm): each is the CLI's JSON for the same call (`sparsemap <command> ...
---json`), readable as attributes (`r.total.runtime_cycles`) and as a dict
-(`r["total"]["runtime_cycles"]`), with to_dict() giving plain dicts and lists equal to what the
-CLI writes. The field names are the
-JSON's keys (docs/python.md lists them per function); a key that is not an identifier
-("fixed-gamma") is read with [].
+hwalloc, report, nongemm, mse, eval_model): each is the CLI's JSON for the same call
+(`sparsemap <command> ... --json`), readable as attributes (`r.total.runtime_cycles`) and as a
+dict (`r["total"]["runtime_cycles"]`), with to_dict() giving plain dicts and lists equal to what the
+CLI writes. The field names are the JSON's keys (docs/python.md lists them per function); a key
+that is not an identifier ("fixed-gamma") is read with [].
 """
 import functools
 
@@ -99,6 +98,18 @@ class ReportResult(Record):
 class NongemmResult(Record):
     """nongemm: one model's operator profile (`groups`, `ops`, gemm_pct, nongemm_pct, the
     horizons), or with all=True the suite's (`models`)."""
+
+
+class MseResult(Record):
+    """mse: the distinct `layers` studied with the best any method found, and per algorithm and
+    budget (`results`) the geomean of best / best found, the samples to within 5% and the wall
+    time per seed."""
+
+
+class EvalResult(Record):
+    """eval_model: per layer its cost under the dataflow (`layers`) and the `total`, or with
+    several dataflows one such object per dataflow (`evaluations`); with timeloop=, the loop-nest
+    model's result (cycles, energy_pj, levels, ...)."""
 
 
 def returning(cls):

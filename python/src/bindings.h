@@ -26,8 +26,8 @@ void bind_core(pybind11::module_& m);
 void bind_env(pybind11::module_& m);
 // Sparse formats to and from NumPy/SciPy-shaped arrays, pruning of NumPy weights, SpMM.
 void bind_sparse(pybind11::module_& m);
-// The system functions: map_model, codesign, attention, fuse, schedule, hwalloc, report
-// (bind_systems.cpp; each in its bind_<system>.cpp).
+// The system functions: map_model, codesign, attention, fuse, schedule, hwalloc, report, mse,
+// eval_model (bind_systems.cpp; each in its bind_<system>.cpp).
 void bind_systems(pybind11::module_& m);
 // map_model: dse::mapper::run called directly (bind_map.cpp); `how` is the keyword text the
 // command functions share.
@@ -40,6 +40,10 @@ void bind_codesign(pybind11::module_& m, const std::string& how);
 void bind_attention(pybind11::module_& m, const std::string& how);
 // schedule: dse::schedule::run called directly (bind_schedule.cpp).
 void bind_schedule(pybind11::module_& m, const std::string& how);
+// mse: dse::mse::run called directly (bind_mse.cpp).
+void bind_mse(pybind11::module_& m, const std::string& how);
+// eval_model: dse::eval::run called directly (bind_eval.cpp).
+void bind_eval(pybind11::module_& m, const std::string& how);
 // map_model and codesign on a Timeloop architecture file `hw` (bind_timeloop_search.cpp):
 // dse::timeloop::run_map / run_codesign; `kw` holds every keyword but model (and arch).
 pybind11::object map_model_timeloop(pybind11::handle model, const std::string& hw,

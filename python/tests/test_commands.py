@@ -18,7 +18,8 @@ BUILD = pathlib.Path(os.environ.get("SPARSEMAP_BUILD_DIR", SOURCE / "build"))
 CLI = BUILD / "sparsemap"
 
 # Fields that measure time, not results.
-TIMING = {"wall_s", "wall_s_first", "load_s", "convergence_seconds", "seconds_to_best"}
+TIMING = {"wall_s", "wall_s_first", "wall_s_per_seed", "load_s", "convergence_seconds",
+          "seconds_to_best"}
 
 
 def deterministic(x):
@@ -29,11 +30,12 @@ def deterministic(x):
     return x
 
 
-def cli_json(tmp_path, *args):
+def cli_json(tmp_path, *args, quiet=True):
     if not CLI.exists():
         pytest.skip(f"no CLI at {CLI} (set SPARSEMAP_BUILD_DIR)")
     out = tmp_path / "cli.json"
-    r = subprocess.run([str(CLI), *args, "--json", str(out), "--quiet"], cwd=SOURCE,
+    r = subprocess.run([str(CLI), *args, "--json", str(out), *(["--quiet"] if quiet else [])],
+                       cwd=SOURCE,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     return json.loads(out.read_text())
@@ -207,7 +209,71 @@ def test_hwalloc_rl_equals_the_cli(tmp_path):
     assert {s["label"] for s in steps} == {"episode", "generation"}
 
 
+def test_mse_equals_the_cli(tmp_path):
+    steps = []
+    got = sm.mse(["ncf"], algos="gamma,random", budgets=[20, 40], seeds=2, progress=steps.append)
+    want = cli_json(tmp_path, "mse", "--models", "ncf", "--algos", "gamma,random", "--budgets",
+                    "20,40", "--seeds", "2")
+    assert deterministic(got.to_dict()) == deterministic(want)
+    assert isinstance(got, sm.MseResult) and [l.best for l in got.layers] == [496, 257, 65, 2]
+    assert got.results[0].geomean_ratio == 1.0718698532477045
+    starts = [s["label"] for s in steps if s["done"] == 0]
+    assert starts[0] == "gamma budget 20 seed 1" and len(starts) == 8
+    assert all(s["items"] == 4 for s in steps)
+    # csv= writes the convergence curves, as --csv does.
+    csv = tmp_path / "curves.csv"
+    sm.mse("ncf", algos="random", budgets=10, seeds=1, csv=str(csv))
+    assert csv.read_text().startswith("algo,budget,samples,geomean_ratio\nrandom,10,1,")
+
+
+def test_eval_model_equals_the_cli(tmp_path):
+    got = sm.eval_model("resnet18", "gamma-edge", "kcp_ws")
+    want = cli_json(tmp_path, "eval", "--model", "resnet18", "--dataflow", "kcp_ws", "--hw",
+                    "gamma-edge", quiet=False)
+    assert isinstance(got, sm.EvalResult) and got.to_dict() == want
+    assert got.total.runtime_cycles == 34930517
+    sparse = sm.eval_model("ncf", hw="maestro-example", dataflow="xp_ws", density="W=0.5",
+                           structure="W=nm:2:4", enforce_buffers=True)
+    want = cli_json(tmp_path, "eval", "--model", "ncf", "--dataflow", "xp_ws", "--hw",
+                    "maestro-example", "--density", "W=0.5", "--structure", "W=nm:2:4",
+                    "--enforce-buffers", quiet=False)
+    assert sparse.to_dict() == want and sparse.total.runtime_cycles == 2050
+    several = sm.eval_model(sm.zoo("ncf"), sm.arch("gamma-edge"), ["kcp_ws", "xp_ws"])
+    want = cli_json(tmp_path, "eval", "--model", "ncf", "--dataflow", "kcp_ws,xp_ws", "--hw",
+                    "gamma-edge", quiet=False)
+    assert several.to_dict() == want and len(several.evaluations) == 2
+    mapping = SOURCE / "tests/data/maestro/networks/ncf_nmk.m"
+    with pytest.warns(UserWarning, match="clamped"):  # the file's reader warnings
+        from_file = sm.eval_model(hw="maestro-example", mapping=mapping)
+    want = cli_json(tmp_path, "eval", "--mapping", str(mapping), "--hw", "maestro-example",
+                    quiet=False)
+    assert from_file.to_dict() == want
+
+
+def test_eval_model_with_timeloop_files_equals_the_cli(tmp_path):
+    kp = SOURCE / "tests/data/timeloop/04-model-conv1d+oc-3levelspatial/ref-output/kp"
+    files = [kp / "timeloop-model.ERT.yaml", kp / "parsed-processed-input.yaml"]
+    got = sm.eval_model(timeloop=files)
+    want = cli_json(tmp_path, "eval", "--timeloop", *map(str, files), quiet=False)
+    assert got.to_dict() == want == cli_json(tmp_path, "timeloop", *map(str, files), quiet=False)
+    assert got.cycles == 3072
+    with pytest.raises(ValueError, match="--hw does not apply to Timeloop files"):
+        sm.eval_model(hw="gamma-edge", timeloop=files)
+
+
 @pytest.mark.parametrize("call,args", [
+    (lambda: sm.mse("ncf", budgets="20,0"), ["mse", "--models", "ncf", "--budgets", "20,0"]),
+    (lambda: sm.mse("ncf", seeds=0), ["mse", "--models", "ncf", "--seeds", "0"]),
+    (lambda: sm.mse("ncf", algos="gamma,hillclimb"),
+     ["mse", "--models", "ncf", "--algos", "gamma,hillclimb"]),
+    (lambda: sm.eval_model("resnet18", "gamma-edge"),
+     ["eval", "--model", "resnet18", "--hw", "gamma-edge"]),
+    (lambda: sm.eval_model("resnet18", "gamma-edge", "kcp_ws", mapping="x.m"),
+     ["eval", "--model", "resnet18", "--hw", "gamma-edge", "--dataflow", "kcp_ws", "--mapping",
+      "x.m"]),
+    (lambda: sm.eval_model("resnet18", "gamma-edge", "kcp_ws", density="W=2"),
+     ["eval", "--model", "resnet18", "--hw", "gamma-edge", "--dataflow", "kcp_ws", "--density",
+      "W=2"]),
     (lambda: sm.map_model("resnet18", "gamma-edge", algo="hillclimb"),
      ["map", "--model", "resnet18", "--hw", "gamma-edge", "--algo", "hillclimb"]),
     (lambda: sm.map_model("resnet18", "gamma-edge", budget=0),
@@ -371,6 +437,7 @@ def test_results_are_typed_with_attributes_and_to_dict(tmp_path):
     lambda: sm.codesign(str(SOURCE / "tests/data/timeloop/layer_shapes/resnet18"),
                         hw=str(EYERISS), area_budget_mm2=1.0, budget=100000),
     lambda: sm.map_model("resnet50", "gamma-edge", budget=10**7),
+    lambda: sm.mse("resnet50", algos="gamma", budgets=10**7, seeds=1),
 ])
 def test_ctrl_c_stops_a_search_within_a_second(call):
     """SIGINT during a long search raises KeyboardInterrupt within one second."""

@@ -1,0 +1,97 @@
+// sparsemap.eval_model: dse::eval::run called directly (no CLI parsing, no captured output),
+// with the GIL released; returns to_json(result) as a dict, the CLI's JSON (`sparsemap eval`).
+// Keywords are the command's flags (keywords.h), read with the CLI's conversions and errors;
+// timeloop= (a file or a list of files) evaluates Timeloop's inputs as `sparsemap timeloop`
+// does.
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+#include "keywords.h"
+#include "sparsemap/arch/arch.h"
+#include "sparsemap/dse/eval/run.h"
+
+namespace sparsemap::python {
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace {
+
+namespace ev = dse::eval;
+
+#define SM_TEXT(flag, field) SM_KW_TEXT(ev::Options, flag, field)
+#define SM_INT(flag, field, conv) SM_KW_NUM(ev::Options, flag, field, conv)
+#define SM_ON(flag, field) SM_KW_ON(ev::Options, flag, field)
+
+// `sparsemap eval`'s flags (apps/cmd_eval.cpp) as keywords; --model, --hw and --timeloop are
+// read by eval_model itself, --json is the CLI's.
+const std::vector<Keyword<ev::Options>>& eval_keywords() {
+  static const std::vector<Keyword<ev::Options>> table = {
+      SM_TEXT("--mapping", mapping),
+      SM_TEXT("--dataflow", dataflow),
+      SM_INT("--batch", zoo.batch, to_int64),
+      SM_INT("--seq", zoo.seq_len, to_positive),
+      SM_INT("--image", zoo.image_size, to_positive),
+      SM_ON("--enforce-buffers", enforce_buffers),
+      SM_TEXT("--emit-m", emit_m),
+      SM_TEXT("--density", density),
+      SM_TEXT("--structure", structure),
+      SM_TEXT("--sparse-mode", sparse_mode),
+  };
+  return table;
+}
+
+#undef SM_TEXT
+#undef SM_INT
+#undef SM_ON
+
+// timeloop=: one file (str or PathLike) or a list of them.
+std::vector<std::string> timeloop_files(py::handle v) {
+  std::vector<std::string> files;
+  if (v.is_none()) return files;
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    for (py::handle f : v) files.push_back(fspath(f));
+    return files;
+  }
+  files.push_back(fspath(v));
+  return files;
+}
+
+}  // namespace
+
+void bind_eval(py::module_& m, const std::string& how) {
+  m.def(
+      "eval_model",
+      [](py::object model, py::object hw, py::object dataflow, py::kwargs kw) -> py::object {
+        ev::Options o;
+        read_model_argument(model, o.model, o.model_object);
+        if (py::isinstance<arch::Arch>(hw))
+          o.arch_object = hw.cast<arch::Arch>();
+        else if (!hw.is_none())
+          o.hw = fspath(hw);
+        kw["dataflow"] = dataflow;
+        if (kw.contains("mapping") && !py::object(kw["mapping"]).is_none())
+          kw["mapping"] = py::str(fspath(kw["mapping"]));
+        if (kw.contains("timeloop")) o.timeloop = timeloop_files(kw["timeloop"]);
+        read_keywords(kw, eval_keywords(), o, {"progress", "timeloop"});
+        const ev::Result r = run_released(progress_argument(kw), [&o](search::Observer& obs) {
+          const ev::Result r = ev::run(o, obs);
+          ev::write_outputs(r, obs);
+          return r;
+        });
+        py::object d = json_object(ev::to_json(r));
+        ev::require_some_feasible(r);
+        return d;
+      },
+      "model"_a = py::none(), "hw"_a = py::none(), "dataflow"_a = py::none(),
+      ("`sparsemap eval`: the MAESTRO-class cost model on every GEMM-class layer of `model` "
+       "under the dataflow templates dataflow= (kcp_ws, xp_ws, yxp_os, a list or a comma list, "
+       "or 'all'; several give `evaluations`), or on the layers and dataflows of a MAESTRO file "
+       "(mapping=); density=, structure= and sparse_mode= price sparse tensors. timeloop= (a "
+       "file or a list of Timeloop/Accelergy files, without model, hw and the other options) "
+       "gives `sparsemap timeloop`'s JSON." +
+       how + " A run where no layer is feasible raises ValueError, as the CLI exits 2.")
+          .c_str());
+}
+
+}  // namespace sparsemap::python
