@@ -9,7 +9,7 @@ from . import _sparsemap
 from . import results, spaces  # noqa: F401
 from .results import (AttentionResult, CodesignResult, EvalResult, FuseResult,  # noqa: F401
                       HwallocResult, MapResult, MseResult, NongemmResult, Record, Records,
-                      ReportResult, ScheduleResult)
+                      ReportResult, ScheduleResult, TrainResult)
 from .spaces import Box, Discrete  # noqa: F401
 
 map_model = results.returning(MapResult)(_sparsemap.map_model)
@@ -85,3 +85,24 @@ def nongemm(model=None, **kwargs):
         raise ValueError("sparsemap.nongemm needs libtorch: this sparsemap was built without "
                          "sparsemap._ml (SPARSEMAP_WITH_TORCH=OFF)") from None
     return _ml.nongemm(model, **kwargs)
+
+
+def _in_ml(name):
+    """sparsemap.NAME, which trains in libtorch: sparsemap._ml's, loaded at its first call."""
+    @results.returning(TrainResult)
+    def call(**kwargs):
+        try:
+            from . import _ml
+        except ImportError:
+            raise ValueError(f"sparsemap.{name} needs libtorch: this sparsemap was built without "
+                             "sparsemap._ml (SPARSEMAP_WITH_TORCH=OFF)") from None
+        return getattr(_ml, name)(**kwargs)
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = (f"`sparsemap {name.replace('_', '-')}` (runs in sparsemap._ml, loaded at its "
+                    "first call); keyword arguments are the command's flags.")
+    return call
+
+
+train = _in_ml("train")
+nm_study = _in_ml("nm_study")
+fuse_train = _in_ml("fuse_train")

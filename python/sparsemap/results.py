@@ -125,3 +125,9 @@ def returning(cls):
         call.__doc__ = (fn.__doc__ or "") + f"\n\nReturns a {cls.__name__} (sparsemap.results)."
         return call
     return wrap
+
+
+class TrainResult(Record):
+    """train (and each cell of nm_study, fuse_train): the settings, the evaluations along the
+    run and the final accuracy / loss; nm_study: every cell's; fuse_train: the trajectories,
+    the training loss and the model written."""

@@ -63,6 +63,9 @@ void bind_report_with(pybind11::module_& m, const std::string& how,
                       report::NonGemmProfiler profiler);
 // nongemm: ml::nongemm::run called directly (python/src/ml/bind_nongemm.cpp), in `_ml` only.
 void bind_nongemm(pybind11::module_& m);
+// train, nm_study, fuse_train: ml::train / ml::nm_study / ml::fusion run called directly
+// (python/src/ml/bind_train.cpp), in `_ml` only.
+void bind_train(pybind11::module_& m);
 
 // The observer of a system run from Python with the GIL released (each call takes the GIL):
 // progress goes to the `progress` callable (unless None) as a dict, warnings become

@@ -557,3 +557,28 @@ def test_nongemm_in_ml_has_the_clis_structure(tmp_path):
         with pytest.raises(ValueError) as e:
             sm.nongemm("gpt2" if args else None, **kw)
         assert str(e.value) == r.stderr.splitlines()[0].removeprefix("sparsemap: ")
+
+
+def test_training_functions_run_in_ml_and_equal_the_cli(tmp_path):
+    """train and fuse_train call ml::train::run / ml::fusion::run in sparsemap._ml."""
+    try:
+        import sparsemap._ml  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="needs libtorch"):
+            sm.train(data="synthetic", quick=True, steps=1)
+        return
+    kw = dict(data="synthetic", quick=True, steps=4, batch=16, train_limit=256, test_limit=64,
+              threads=1, eval_every=2, seed=3)
+    steps = []
+    got = sm.train(progress=steps.append, **kw)
+    assert isinstance(got, sm.TrainResult) and steps
+    flags = [x for k, v in kw.items() for x in (
+        [f"--{k.replace('_', '-')}"] if v is True else [f"--{k.replace('_', '-')}", str(v)])]
+    times = TIMING | {"elapsed_s", "train_s", "total_s", "eval_s"}
+    assert without(got.to_dict(), times) == without(cli_json(tmp_path, "train", *flags), times)
+    out = tmp_path / "fuser.pt"
+    fused = sm.fuse_train(models="synth:1", draws=1, search_budget=40, epochs=1, threads=1,
+                          out=str(out))
+    assert out.exists() and isinstance(fused, sm.TrainResult)
+    with pytest.raises(ValueError, match="--expert"):
+        sm.fuse_train(expert="foo", out=str(out))

@@ -1,7 +1,8 @@
 // The extension module `sparsemap._ml`: the functions that need libtorch, linked with
 // sparsemap_ml (cmake/python.cmake builds it only where libtorch is). `import sparsemap` never
 // loads it (nor libtorch): python/sparsemap/__init__.py imports it only for hwalloc's RL
-// methods, a report with the NonGEMM profile, and nongemm. Types (Model, ...) are those
+// methods, a report with the NonGEMM profile, nongemm, train, nm_study and fuse_train. Types
+// (Model, ...) are those
 // `_sparsemap` registered; InputError becomes the same ValueError / FileNotFoundError as there.
 #include <pybind11/pybind11.h>
 
@@ -25,4 +26,5 @@ PYBIND11_MODULE(_ml, m) {
   sparsemap::python::bind_hwalloc_with(m, how, sparsemap::ml::hwalloc::rl_method());
   sparsemap::python::bind_report_with(m, how, sparsemap::ml::nongemm::report_profiler());
   sparsemap::python::bind_nongemm(m);
+  sparsemap::python::bind_train(m);
 }
