@@ -71,15 +71,14 @@ const std::vector<Keyword<tl::CodesignRunOptions>>& codesign_keywords() {
 // The CLI's refusal of the first of `flags` that `kw` sets (a value other than None / False).
 void refuse(const py::kwargs& kw, std::initializer_list<const char*> flags,
             const std::string& why) {
-  for (const char* flag : flags) {
-    std::string key = std::string(flag).substr(2);
-    for (char& c : key)
-      if (c == '-') c = '_';
-    if (!kw.contains(key)) continue;
-    const py::object v = kw[key.c_str()];
-    if (v.is_none() || (py::isinstance<py::bool_>(v) && !v.cast<bool>())) continue;
-    throw InputError({std::string("<flag ") + flag + ">"}, std::string(flag) + " " + why);
-  }
+  for (const char* flag : flags)
+    for (auto item : kw) {
+      const py::handle v = item.second;
+      if (flag_of(py::str(item.first)) != flag || v.is_none() ||
+          (py::isinstance<py::bool_>(v) && !v.cast<bool>()))
+        continue;
+      throw InputError({std::string("<flag ") + flag + ">"}, std::string(flag) + " " + why);
+    }
 }
 
 }  // namespace
