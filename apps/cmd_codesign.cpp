@@ -8,9 +8,10 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/dse/codesign/run.h"
 #include "sparsemap/dse/mapper/model_mapper.h"
-#include "sparsemap/dse/timeloop/run.h"
+#include "sparsemap/dse/timeloop/commands.h"
 #include "sparsemap/error.h"
 
 namespace sparsemap::cli {
@@ -21,7 +22,7 @@ namespace mp = dse::mapper;
 
 // The flags of `codesign` that only the CLI has (how to print), beside the run's Options.
 struct CodesignArgs {
-  cd::Options o;
+  dse::timeloop::CodesignCommandOptions both;
   std::string json, plot;
   bool quiet = false, wide = false;
 };
@@ -52,7 +53,7 @@ class ProgressLine : public search::Observer {
 
 // One case: the design, its per-layer table, the baselines and the Pareto front.
 void print_case(const CodesignArgs& args, const CaseOutcome& c) {
-  const cd::Options& a = args.o;
+  const cd::Options& a = args.both.maestro;
   const cd::CodesignSpace& sp = *c.space;
   const cd::DesignEval& d = c.codesign.design;
   std::cout << "codesign " << c.model << " on " << c.budget.name << " (area budget "
@@ -120,7 +121,7 @@ void print_case(const CodesignArgs& args, const CaseOutcome& c) {
 
 // DiGamma's table: every model on every platform, speedups and geomeans.
 void print_table(const CodesignArgs& args, const cd::Result& r) {
-  const cd::Options& a = args.o;
+  const cd::Options& a = args.both.maestro;
   Table t({"model", "platform", "digamma cycles", "PEs", "mm^2", "best baseline", "x", "grid x",
            "grid+s x", "best optimiser", "opt x", "bound x"});
   for (size_t k = 0; k < r.budgets.size(); ++k) {
@@ -161,9 +162,9 @@ void print_table(const CodesignArgs& args, const cd::Result& r) {
 // Flags -> Options, run, print the case or the table, the plot and the JSON.
 void run_codesign_cmd(const CodesignArgs& args) {
   ProgressLine observer(!args.quiet && isatty(2), args.json != "-");
-  const cd::Result r = cd::run(args.o, observer);
+  const cd::Result r = cd::run(args.both.maestro, observer);
   if (!r.root) return;
-  if (!args.o.table) {
+  if (!args.both.maestro.table) {
     if (args.json != "-") print_case(args, r.cases.at(0));
     if (!args.plot.empty()) cd::write_plot(r.cases.at(0), args.plot);
   } else if (args.json != "-") {
@@ -180,81 +181,18 @@ void register_codesign(CLI::App& app) {
       "Search an accelerator (PEs, L1, L2) and every layer's mapping together under an area "
       "budget (DiGamma), beside baseline optimisers at the same sample budget");
   auto a = std::make_shared<CodesignArgs>();
-  cmd->add_option("--model", a->o.model, "Zoo model name or model file (.m, .csv, .onnx)");
-  cmd->add_option("--platform", a->o.platform,
-                  "edge: 0.2 mm^2 and <= 200 PEs (DiGamma's example); cloud: 7 mm^2 and <= "
-                  "16,384 PEs (ours, not DiGamma's)");
-  cmd->add_option("--area-budget-mm2", a->o.area_budget, "Area budget (overrides the platform's)");
-  cmd->add_option("--pe-limit", a->o.pe_limit, "Most PEs (overrides the platform's)");
-  cmd->add_option("--pe-step", a->o.pe_step,
-                  "PEs are a multiple of this (0: 8, or 64 above 1,024 PEs)");
-  cmd->add_option("--objective", a->o.objective,
-                  "latency, energy or edp (summed over layers), or throughput (cycles per MAC)");
-  cmd->add_option("--budget", a->o.budget, "Samples: evaluations of a whole-model design");
-  cmd->add_option("--seed", a->o.seed, "Random seed");
-  cmd->add_option("--threads", a->o.threads, "Evaluation threads (results do not depend on it)");
-  cmd->add_option("--hw", a->o.hw,
-                  "Template accelerator for bandwidths, energies, clock and area constants; its "
-                  "PEs and buffers are searched");
-  cmd->add_option("--buffers", a->o.buffers,
-                  "need: L1/L2 sized to what the mappings need; genes: searched");
-  cmd->add_option("--levels", a->o.levels, "Maximum cluster levels per mapping (1 to 4)");
-  cmd->add_flag("--maestro-compatible", a->o.maestro_compatible,
-                "Only mappings MAESTRO runs as written (R, S untiled)");
-  cmd->add_option("--population", a->o.population,
-                  "GA population (0: from the budget; digamma: each layer's GA)");
-  cmd->add_option("--baselines", a->o.baselines,
-                  "all, none, or a list of ga, random, sa, de, pso, cmaes, oneplusone, "
-                  "bo, fixed-gamma, fixed-gamma-seeds (the grid's GAMMA opened with the "
-                  "spatial seeds)");
-  cmd->add_option("--checkpoint", a->o.checkpoint,
-                  "Write the searches' state to FILE (baselines: FILE.NAME)");
-  cmd->add_option("--checkpoint-every", a->o.checkpoint_every, "Samples between checkpoints");
-  cmd->add_option("--resume", a->o.resume, "Continue from the checkpoint FILE");
-  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option(
-      "--plot", a->plot,
-      "Plot the latency-area Pareto front (FILE.png or .svg; also writes FILE.csv and FILE.gp "
-      "beside it, replacing them)");
-  cmd->add_flag("--table", a->o.table,
-                "DiGamma's table: every --models on every --platforms, speedup over the best "
-                "baseline and geomean");
-  cmd->add_option("--models", a->o.models, "Models of --table (comma-separated)");
-  cmd->add_option("--platforms", a->o.platforms, "Platforms of --table");
-  cmd->add_flag("--quiet", a->quiet, "No progress line");
-  cmd->add_flag("--wide", a->wide,
-                "Also each layer's mapping in the table (wider than 120 columns)");
-  add_zoo_options(cmd, a->o.zoo);
-  auto t = std::make_shared<dse::timeloop::CodesignRunOptions>();
-  cmd->add_option("--ert", t->ert,
-                  "Timeloop template: its Accelergy ERT (default: the *ERT.yaml beside it)");
-  cmd->add_option("--art", t->art,
-                  "Timeloop template: its Accelergy ART (default: the *ART.yaml beside it)");
-  cmd->add_option("--map-budget", t->map_budget,
-                  "Timeloop template: loop-nest evaluations per layer for each design");
-  cmd->add_option("--final-budget", t->final_budget,
-                  "Timeloop template: evaluations per layer mapping the template and the best "
-                  "design for the figures reported");
-  cmd->callback([a, t, cmd] {
-    if (!dse::timeloop::is_arch_file(a->o.hw)) return run_codesign_cmd(*a);
-    refuse_flags(
-        cmd,
-        {"--platform", "--pe-limit", "--pe-step", "--buffers", "--levels", "--maestro-compatible",
-         "--population", "--baselines", "--checkpoint", "--checkpoint-every", "--resume", "--plot",
-         "--table", "--models", "--platforms", "--wide"},
-        "applies to the built-in templates: expected it without a Timeloop architecture");
+  const auto& table = dse::timeloop::codesign_option_table();
+  add_options(
+      cmd, table, a->both,
+      {{"--json", &a->json}, {"--plot", &a->plot}, {"--quiet", &a->quiet}, {"--wide", &a->wide}});
+  cmd->callback([a, cmd, &table] {
+    if (!dse::timeloop::is_arch_file(a->both.maestro.hw)) return run_codesign_cmd(*a);
+    refuse_with_timeloop(cmd, table, dse::timeloop::kCodesignRefusal);
     if (!cmd->count("--area-budget-mm2"))
       throw InputError({"<flag --area-budget-mm2>"},
                        "expected --area-budget-mm2 with a Timeloop template");
-    t->hw = a->o.hw;
-    t->model = a->o.model;
-    t->area_budget_mm2 = a->o.area_budget;
-    if (cmd->count("--budget")) t->budget = a->o.budget;
-    if (cmd->count("--objective")) t->objective = a->o.objective;
-    t->seed = a->o.seed;
-    t->threads = a->o.threads;
-    t->zoo = a->o.zoo;
-    run_codesign_timeloop(*t, a->json, a->quiet);
+    copy_mirrors(cmd, table, a->both);
+    run_codesign_timeloop(a->both.timeloop, a->json, a->quiet);
   });
 }
 

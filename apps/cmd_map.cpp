@@ -8,9 +8,10 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/cost/utilisation.h"
 #include "sparsemap/dse/mapper/run.h"
-#include "sparsemap/dse/timeloop/run.h"
+#include "sparsemap/dse/timeloop/commands.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::cli {
@@ -20,7 +21,7 @@ namespace mp = dse::mapper;
 
 // The flags of `map` that only the CLI has (how to print), beside the run's Options.
 struct MapArgs {
-  mp::Options o;
+  dse::timeloop::MapCommandOptions both;
   std::string json;
   bool quiet = false, wide = false;
 };
@@ -183,7 +184,7 @@ void print_layers(const mp::Result& r, bool wide) {
 // Flags -> Options, run, print the tables, write the files and the JSON.
 void run_map(const MapArgs& a) {
   ProgressBar bar(!a.quiet && isatty(2));
-  const mp::Result r = mp::run(a.o, bar);
+  const mp::Result r = mp::run(a.both.maestro, bar);
   bar.finish();
   if (!r.root) return;
   if (a.json != "-") {
@@ -208,79 +209,14 @@ void register_map(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "map", "Search the best mapping of every layer of a model (GAMMA or a baseline optimiser)");
   auto a = std::make_shared<MapArgs>();
-  cmd->add_option("--model", a->o.model, "Zoo model name or model file (.m, .csv, .onnx)");
-  cmd->add_option("--mapping", a->o.mapping, "MAESTRO .m file: its layers (dataflows ignored)");
-  cmd->add_option("--hw", a->o.hw,
-                  "Accelerator: a preset name, a MAESTRO .m file, a YAML file, or a Timeloop "
-                  "architecture (.yaml with its constraints, or a parsed-processed-input.yaml)")
-      ->required();
-  auto t = std::make_shared<dse::timeloop::MapOptions>();
-  cmd->add_option("--ert", t->ert,
-                  "Timeloop architecture: its Accelergy ERT (default: the *ERT.yaml beside it)");
-  cmd->add_option("--emit-timeloop", t->emit_dir,
-                  "Timeloop architecture: write each layer's best mapping as DIR/<layer>.map.yaml");
-  cmd->add_option("--exhaustive-limit", t->exhaustive_limit,
-                  "Timeloop architecture, --algo auto: enumerate map spaces of at most this many "
-                  "points");
-  cmd->add_option("--algo", a->o.algo,
-                  "gamma, ga, random, sa, de, pso, cmaes, oneplusone, bo, exhaustive");
-  cmd->add_option("--budget", a->o.budget, "Samples (cost evaluations) per distinct layer");
-  cmd->add_option("--objective", a->o.objective, "latency, energy, edp or throughput");
-  cmd->add_option("--seed", a->o.seed, "Random seed");
-  cmd->add_option("--threads", a->o.threads, "Evaluation threads (results do not depend on it)");
-  cmd->add_option("--levels", a->o.levels, "Maximum cluster levels (1 to 4)");
-  cmd->add_flag("--divisors-only", a->o.divisors_only, "Only tiles that divide their parent");
-  cmd->add_flag("--maestro-compatible", a->o.maestro_compatible,
-                "Only mappings MAESTRO runs as written (R, S untiled), for --emit-m");
-  cmd->add_option("--constraint", a->o.constraint, "none, nvdla, eyeriss or shidiannao");
-  cmd->add_option("--population", a->o.population, "GA population (0: from the budget)");
-  cmd->add_option("--mutation-rate", a->o.mutation_rate, "GAMMA's per-level operator rate");
-  cmd->add_flag("--warm-start", a->o.warm_start,
-                "Seed each search with the best mappings of the most similar layers");
-  cmd->add_option("--mapping-db", a->o.mapping_db, "Warm-start also from this mapping DB (JSON)");
-  cmd->add_option("--spatial-seeds", a->o.spatial_seeds,
-                  "Open each search with this many of the layer's best spreads over the PEs "
-                  "(counted samples; docs/codesign.md)");
-  cmd->add_option("--mapping-db-out", a->o.mapping_db_out, "Write the best mappings as a DB");
-  cmd->add_option("--density", a->o.density, "Tensor densities: W=0.5 or a range W=0.2:0.8");
-  cmd->add_option("--structure", a->o.structure, "Sparsity structure: W=nm:2:4, W=cvse:8, ...");
-  cmd->add_option("--sparse-mode", a->o.sparse_mode, "gate or skip");
-  cmd->add_flag("--worst-case", a->o.worst_case,
-                "With a density range: optimise the worst density, not the mean");
-  cmd->add_option("--checkpoint", a->o.checkpoint,
-                  "Write the run's state to FILE (and FILE.search)");
-  cmd->add_option("--checkpoint-every", a->o.checkpoint_every,
-                  "Samples between search checkpoints");
-  cmd->add_option("--resume", a->o.resume, "Continue a run from its checkpoint FILE");
-  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--emit-m", a->o.emit_m, "Write the mapped network as MAESTRO files into DIR");
-  cmd->add_flag("--compare-dataflows", a->o.compare,
-                "Also evaluate the built-in kcp_ws, xp_ws, yxp_os templates (same buffer rule)");
-  cmd->add_flag("--quiet", a->quiet, "No progress bar");
-  cmd->add_flag("--wide", a->wide,
-                "Every column of the per-layer table (PEs; each template's cycles and nJ), wider "
-                "than 120 columns");
-  add_zoo_options(cmd, a->o.zoo);
-  cmd->callback([a, t, cmd] {
-    if (!dse::timeloop::is_arch_file(a->o.hw)) return run_map(*a);
-    refuse_flags(
-        cmd,
-        {"--mapping", "--levels", "--divisors-only", "--maestro-compatible", "--constraint",
-         "--mapping-db", "--spatial-seeds", "--mapping-db-out", "--density", "--structure",
-         "--sparse-mode", "--worst-case", "--emit-m", "--compare-dataflows", "--wide"},
-        "applies to MAESTRO-class accelerators: expected it without a Timeloop architecture");
-    t->hw = a->o.hw;
-    t->model = a->o.model;
-    if (cmd->count("--algo")) t->algo = a->o.algo;
-    if (cmd->count("--budget")) t->budget = a->o.budget;
-    if (cmd->count("--objective")) t->objective = a->o.objective;
-    t->seed = a->o.seed;
-    t->threads = a->o.threads;
-    t->checkpoint = a->o.checkpoint;
-    t->resume = a->o.resume;
-    if (cmd->count("--checkpoint-every")) t->checkpoint_every = a->o.checkpoint_every;
-    t->zoo = a->o.zoo;
-    run_map_timeloop(*t, a->json, a->quiet);
+  const auto& table = dse::timeloop::map_option_table();
+  add_options(cmd, table, a->both,
+              {{"--json", &a->json}, {"--quiet", &a->quiet}, {"--wide", &a->wide}});
+  cmd->callback([a, cmd, &table] {
+    if (!dse::timeloop::is_arch_file(a->both.maestro.hw)) return run_map(*a);
+    refuse_with_timeloop(cmd, table, dse::timeloop::kMapRefusal);
+    copy_mirrors(cmd, table, a->both);
+    run_map_timeloop(a->both.timeloop, a->json, a->quiet);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/dse/schedule/run.h"
 
 namespace sparsemap::cli {
@@ -86,48 +87,7 @@ void register_schedule(CLI::App& app) {
       "Schedule the layers of several DNNs on sub-accelerators sharing DRAM bandwidth (G#), "
       "beside heuristics and black-box optimisers at equal evaluations");
   auto a = std::make_shared<ScheduleArgs>();
-  cmd->add_option("--jobs", a->o.jobs,
-                  "vision, language, recommendation, mix, or a MAGMA job file (.csv)");
-  cmd->add_option("--platform", a->o.platform,
-                  "magma-s2, magma-s3, magma-s5, magma-s7, or a platform .csv "
-                  "(name,pes,dataflow[,l1_bytes,l2_bytes])");
-  cmd->add_option("--bw", a->o.bw,
-                  "DRAM bandwidth shared by the cores (bytes/cycle; MAGMA's unit "
-                  "for --job-table)")
-      ->capture_default_str();
-  cmd->add_option("--algo", a->o.algo,
-                  "gsharp, magma-ga, a heuristic (FCFS-GREEDY, ..., herald, prema, ai-mt), ga, "
-                  "random, sa, de, pso, cmaes, oneplusone, or all; a comma-separated list runs "
-                  "each (the first is reported in detail)")
-      ->capture_default_str();
-  cmd->add_option("--budget", a->o.budget, "Evaluations (simulator calls) per search")
-      ->capture_default_str();
-  cmd->add_option("--seed", a->o.seed, "Random seed")->capture_default_str();
-  cmd->add_option("--population", a->o.population, "G# population")->capture_default_str();
-  cmd->add_option("--job-table", a->o.job_table,
-                  "MAGMA job-table CSV (job, core, latency_cycles, req_dram_bw, ...)");
-  cmd->add_option("--warm-start", a->o.warm_start,
-                  "JSON of an earlier run (another batch): its schedule seeds G#");
-  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--plot", a->o.plot, "Gantt chart with the bandwidth in use (FILE.png or .svg)");
-  cmd->add_option("--init", a->o.init,
-                  "G#'s first generation: random, or heuristics (their schedules join it)")
-      ->check(CLI::IsMember({"random", "heuristics"}))
-      ->capture_default_str();
-  cmd->add_option(
-      "--local-search", a->o.local_search,
-      "Share of G#'s budget for its final hill climbing (-1: 0.2, or 0.4 with --warm-start)");
-  cmd->add_option("--climb-work-weight", a->o.climb_work_weight,
-                  "Weight of the mean busy cycles in the climb's acceptance (-1: default)");
-  cmd->add_option(
-      "--warm-copies", a->o.warm_copies,
-      "Put the warm schedules into G#'s first generation with this share of mutated copies "
-      "(an experiment of docs/gsharp.md; -1: default, after the GA)");
-  cmd->add_option("--core-draw", a->o.core_draw,
-                  "G#'s random core for a job: speed (weighted by 1 / latency) or uniform")
-      ->check(CLI::IsMember({"speed", "uniform"}))
-      ->capture_default_str();
-  cmd->add_flag("--quiet", a->quiet, "No progress line");
+  add_options(cmd, sc::option_table(), a->o, {{"--json", &a->json}, {"--quiet", &a->quiet}});
   cmd->callback([a] { run_schedule_cmd(*a); });
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/error.h"
 #include "sparsemap/measure/spmm_bench.h"
 #include "sparsemap/search/optimizer.h"
@@ -86,15 +87,19 @@ void refuse_flags(CLI::App* cmd, std::initializer_list<const char*> flags, const
       throw InputError({std::string("<flag ") + flag + ">"}, std::string(flag) + " " + why);
 }
 
-void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
-  const CLI::Validator positive(
+const CLI::Validator& positive_integer() {
+  static const CLI::Validator positive(
       [](std::string& value) -> std::string {
         const bool ok = value.find_first_not_of("0123456789") == std::string::npos &&
                         value.find_first_not_of('0') != std::string::npos;
         return ok ? "" : "expected a positive integer (leave the flag out for the default)";
       },
       "POSITIVE");
-  for (const char* f : flags) cmd->get_option(f)->check(positive);
+  return positive;
+}
+
+void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
+  for (const char* f : flags) cmd->get_option(f)->check(positive_integer());
 }
 
 void check_seed_options(CLI::App& app) {

@@ -1,14 +1,15 @@
 // sparsemap.codesign: dse::codesign::run called directly (no CLI parsing, no captured output),
 // with the GIL released while it searches; returns to_json(result) as a dict, the CLI's JSON.
-// Keywords are the command's flags (keywords.h). A Timeloop template (hw= a Timeloop
-// architecture file) goes to dse::timeloop::run_codesign (bind_timeloop_search.cpp).
+// Keywords are the command's flags, read through its one table (dse/timeloop/commands.h,
+// keywords.h); a Timeloop template (hw= a Timeloop architecture file) goes to
+// dse::timeloop::run_codesign.
 #include <pybind11/stl.h>
 
 #include "bindings.h"
 #include "keywords.h"
 #include "sparsemap/arch/arch.h"
 #include "sparsemap/dse/codesign/run.h"
-#include "sparsemap/dse/timeloop/run.h"
+#include "sparsemap/dse/timeloop/commands.h"
 #include "sparsemap/error.h"
 #include "sparsemap/workload/model.h"
 
@@ -17,59 +18,22 @@ namespace sparsemap::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-namespace {
-
 namespace cd = dse::codesign;
+namespace tl = dse::timeloop;
 
-#define SM_TEXT(flag, field) SM_KW_TEXT(cd::Options, flag, field)
-#define SM_NUM(flag, field, conv) SM_KW_NUM(cd::Options, flag, field, conv)
-#define SM_ON(flag, field) SM_KW_ON(cd::Options, flag, field)
-#define SM_IGNORED(flag, on_off, conv) SM_KW_IGNORED(cd::Options, flag, on_off, conv)
-
-// `sparsemap codesign`'s flags (apps/cmd_codesign.cpp) as keywords (hw= is read by the caller:
-// it takes an Arch object too); those that apply only to Timeloop templates (--ert, --art,
-// --map-budget, --final-budget) and to printing (--wide) are accepted and, as by the CLI on a
-// built-in template, have no effect.
-const std::vector<Keyword<cd::Options>>& codesign_keywords() {
-  static const std::vector<Keyword<cd::Options>> table = {
-      SM_TEXT("--model", model),
-      SM_TEXT("--platform", platform),
-      SM_NUM("--area-budget-mm2", area_budget, to_double),
-      SM_NUM("--pe-limit", pe_limit, to_int64),
-      SM_NUM("--pe-step", pe_step, to_int64),
-      SM_TEXT("--objective", objective),
-      SM_NUM("--budget", budget, to_int64),
-      SM_NUM("--seed", seed, to_seed),
-      SM_NUM("--threads", threads, to_int64),
-      SM_TEXT("--buffers", buffers),
-      SM_NUM("--levels", levels, to_int64),
-      SM_ON("--maestro-compatible", maestro_compatible),
-      SM_NUM("--population", population, to_uint64),
-      SM_TEXT("--baselines", baselines),
-      SM_TEXT("--checkpoint", checkpoint),
-      SM_NUM("--checkpoint-every", checkpoint_every, to_int64),
-      SM_TEXT("--resume", resume),
-      SM_ON("--table", table),
-      SM_TEXT("--models", models),
-      SM_TEXT("--platforms", platforms),
-      SM_IGNORED("--wide", true, as_text),
-      SM_NUM("--batch", zoo.batch, to_int64),
-      SM_NUM("--seq", zoo.seq_len, to_positive),
-      SM_NUM("--image", zoo.image_size, to_positive),
-      SM_IGNORED("--ert", false, as_text),
-      SM_IGNORED("--art", false, as_text),
-      SM_IGNORED("--map-budget", false, to_int64),
-      SM_IGNORED("--final-budget", false, to_int64),
-  };
-  return table;
+// codesign on a Timeloop template `hw`: the CLI's checks, then run_codesign.
+py::object codesign_timeloop(py::handle model, const std::string& hw, const py::kwargs& kw,
+                             tl::CodesignRunOptions& o) {
+  refuse_with_timeloop(kw, tl::codesign_option_table(), tl::kCodesignRefusal);
+  if (!kw.contains("area_budget_mm2") || kw["area_budget_mm2"].is_none())
+    throw InputError({"<flag --area-budget-mm2>"},
+                     "expected --area-budget-mm2 with a Timeloop template");
+  o.hw = hw;
+  read_model_argument(model, o.model, o.model_object);
+  const tl::CodesignRunResult r = run_released(
+      progress_argument(kw), [&o](search::Observer& obs) { return tl::run_codesign(o, obs); });
+  return json_object(tl::to_json(r));
 }
-
-#undef SM_TEXT
-#undef SM_NUM
-#undef SM_ON
-#undef SM_IGNORED
-
-}  // namespace
 
 void bind_codesign(py::module_& m, const std::string& how) {
   m.def(
@@ -81,16 +45,16 @@ void bind_codesign(py::module_& m, const std::string& how) {
         kw["budget"] = budget;
         kw["seed"] = seed;
         kw["threads"] = threads;
-        if (!hw.is_none() && !py::isinstance<arch::Arch>(hw) &&
-            dse::timeloop::is_arch_file(fspath(hw)))
-          return codesign_timeloop(model, fspath(hw), kw);
-        cd::Options o;
+        tl::CodesignCommandOptions both;
+        read_options(kw, tl::codesign_option_table(), both, {"progress", "hw", "plot"});
+        if (!hw.is_none() && !py::isinstance<arch::Arch>(hw) && tl::is_arch_file(fspath(hw)))
+          return codesign_timeloop(model, fspath(hw), kw, both.timeloop);
+        cd::Options& o = both.maestro;
         read_model_argument(model, o.model, o.model_object);
         if (py::isinstance<arch::Arch>(hw))
           o.hw_object = hw.cast<arch::Arch>();
         else if (!hw.is_none())
           o.hw = fspath(hw);
-        read_keywords(kw, codesign_keywords(), o, {"progress", "hw", "plot"});
         const std::string plot =
             kw.contains("plot") && !kw["plot"].is_none() ? fspath(kw["plot"]) : "";
         const cd::Result r = run_released(progress_argument(kw),

@@ -44,12 +44,6 @@ void bind_schedule(pybind11::module_& m, const std::string& how);
 void bind_mse(pybind11::module_& m, const std::string& how);
 // eval_model: dse::eval::run called directly (bind_eval.cpp).
 void bind_eval(pybind11::module_& m, const std::string& how);
-// map_model and codesign on a Timeloop architecture file `hw` (bind_timeloop_search.cpp):
-// dse::timeloop::run_map / run_codesign; `kw` holds every keyword but model (and arch).
-pybind11::object map_model_timeloop(pybind11::handle model, const std::string& hw,
-                                    const pybind11::kwargs& kw);
-pybind11::object codesign_timeloop(pybind11::handle model, const std::string& hw,
-                                   const pybind11::kwargs& kw);
 // hwalloc: dse::hwalloc::run called directly (bind_hwalloc.cpp), without the RL methods.
 void bind_hwalloc(pybind11::module_& m, const std::string& how);
 // hwalloc with the RL methods' agents `rl` (empty: none); the `_ml` module passes

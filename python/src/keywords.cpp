@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 
 namespace sparsemap::python {
 
@@ -71,6 +72,33 @@ int64_t to_positive(const std::string& flag, const std::string& text) {
     throw py::value_error(flag +
                           ": expected a positive integer (leave the flag out for the default)");
   return to_int64(flag, text);
+}
+
+std::string member_of(const std::string& flag, const std::string& text,
+                      const std::vector<std::string>& names) {
+  std::string set;
+  for (const auto& n : names) {
+    if (n == text) return text;
+    set += (set.empty() ? "" : ",") + n;
+  }
+  throw py::value_error(flag + ": " + text + " not in {" + set + "}");
+}
+
+int to_int(const std::string& flag, const std::string& text) {
+  const int64_t v = to_int64(flag, text);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    not_converted(flag, text);
+  return static_cast<int>(v);
+}
+
+std::vector<std::string> split_values(const std::string& text, char delimiter) {
+  if (!delimiter) return {text};
+  std::vector<std::string> parts;
+  size_t from = 0;
+  for (size_t at; (at = text.find(delimiter, from)) != std::string::npos; from = at + 1)
+    parts.push_back(text.substr(from, at - from));
+  parts.push_back(text.substr(from));
+  return parts;
 }
 
 void unexpected_arguments(const std::vector<std::string>& args) {

@@ -10,7 +10,11 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include "sparsemap/error.h"
+#include "sparsemap/option_table.h"
 
 namespace sparsemap::python {
 
@@ -26,6 +30,13 @@ double to_double(const std::string& flag, const std::string& text);
 uint64_t to_seed(const std::string& flag, const std::string& text);
 // The CLI's --seq / --image check: a positive integer.
 int64_t to_positive(const std::string& flag, const std::string& text);
+// CLI11's IsMember check, with its line ("--init: x not in {random,heuristics}").
+std::string member_of(const std::string& flag, const std::string& text,
+                      const std::vector<std::string>& names);
+// CLI11's conversion of an int flag: out of int's range is "Could not convert".
+int to_int(const std::string& flag, const std::string& text);
+// `text` cut at each `delimiter` (0: the whole text).
+std::vector<std::string> split_values(const std::string& text, char delimiter);
 
 // One keyword of a function: its flag ("--foo-bar"), whether it is an on/off flag, and how the
 // flag's text (an on/off flag: "true") sets the options.
@@ -104,6 +115,108 @@ void read_keywords(const pybind11::kwargs& kwargs, const std::vector<Keyword<Opt
     kw->set(o, flag_value(item.second));
   }
   if (!unexpected.empty()) unexpected_arguments(unexpected);
+}
+
+// Sets `row`'s field (and mirror) of `target` from the flag's text as the CLI converts and
+// checks it.
+template <class T>
+void set_option(const options::Option<T>& row, T& target, const std::string& text) {
+  const std::string flag = row.name();
+  auto value_of = [&](auto* tag, const std::string& v) {
+    using F = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (std::is_same_v<F, int>) {
+      return row.positive ? static_cast<int>(to_positive(flag, v)) : to_int(flag, v);
+    } else if constexpr (std::is_same_v<F, int64_t>) {
+      return row.positive ? to_positive(flag, v) : to_int64(flag, v);
+    } else if constexpr (std::is_same_v<F, uint64_t>) {
+      return flag == "--seed" ? to_seed(flag, v) : to_uint64(flag, v);
+    } else if constexpr (std::is_same_v<F, double>) {
+      return to_double(flag, v);
+    } else {
+      return row.members.empty() ? v : member_of(flag, v, row.members);
+    }
+  };
+  auto set = [&](auto field) {
+    using F = decltype(field);
+    if constexpr (std::is_pointer_v<F>) {
+      auto& to = field(target);
+      using V = std::decay_t<decltype(to)>;
+      if constexpr (std::is_same_v<V, bool>) {
+        to = text == "true";
+      } else if constexpr (std::is_arithmetic_v<V> || std::is_same_v<V, std::string>) {
+        to = value_of(static_cast<V*>(nullptr), text);
+      } else {
+        for (const std::string& v : split_values(text, row.list_delimiter))
+          to.push_back(value_of(static_cast<typename V::value_type*>(nullptr), v));
+      }
+    }
+  };
+  std::visit(set, row.field);
+  std::visit(set, row.mirror);
+}
+
+// Reads `kwargs` into `target` through `table` as the CLI reads the flags: foo_bar=x is
+// --foo-bar x, True sets an on/off flag (no_x=True its negation "--x,!--no-x"), None and False
+// leave a keyword out. `skip` names keywords the caller handles itself. json= and quiet= raise
+// ValueError (the function returns the JSON; it prints nothing); rows of the CLI only are read
+// and change nothing.
+template <class T>
+void read_options(const pybind11::kwargs& kwargs, const options::Table<T>& table, T& target,
+                  const std::vector<std::string>& skip = {}) {
+  std::vector<std::string> unexpected;
+  for (auto item : kwargs) {
+    const std::string key = pybind11::str(item.first);
+    if (key == "json" || key == "quiet")
+      throw pybind11::value_error(
+          key + ": the function returns the JSON as a dict; it takes no --" + key);
+    bool skipped = false;
+    for (const std::string& s : skip) skipped = skipped || s == key;
+    if (skipped || item.second.is_none()) continue;
+    const std::string flag = flag_of(key);
+    const options::Option<T>* row = nullptr;
+    bool negated = false;
+    for (const auto& r : table) {
+      if (r.name() == flag) row = &r;
+      if (!r.negation().empty() && r.negation() == flag) row = &r, negated = true;
+    }
+    const bool is_bool = pybind11::isinstance<pybind11::bool_>(item.second);
+    if (!row) {
+      if (is_bool && !item.second.template cast<bool>()) continue;
+      unexpected.push_back(flag);
+      if (!is_bool) unexpected.push_back(flag_value(item.second));
+      continue;
+    }
+    const bool on_off = std::holds_alternative<options::CliSwitch>(row->field) ||
+                        std::holds_alternative<options::Ref<T, bool>>(row->field);
+    if (on_off) {
+      if (PyObject_IsTrue(item.second.ptr()) == 1) set_option(*row, target, negated ? "" : "true");
+      continue;
+    }
+    if (is_bool) {
+      if (!item.second.template cast<bool>()) continue;
+      throw pybind11::value_error(flag + ": 1 required " + "value missing");
+    }
+    set_option(*row, target, flag_value(item.second));
+  }
+  if (!unexpected.empty()) unexpected_arguments(unexpected);
+}
+
+// The CLI's refusal (InputError at "<flag F>": "F <why>") of the first row of `table`, in table
+// order, that `kwargs` sets (a value other than None / False) and a Timeloop architecture
+// refuses.
+template <class T>
+void refuse_with_timeloop(const pybind11::kwargs& kwargs, const options::Table<T>& table,
+                          const std::string& why) {
+  for (const auto& row : table) {
+    if (!row.timeloop_refuses) continue;
+    for (auto item : kwargs) {
+      const pybind11::handle v = item.second;
+      if (flag_of(pybind11::str(item.first)) != row.name() || v.is_none() ||
+          (pybind11::isinstance<pybind11::bool_>(v) && !v.cast<bool>()))
+        continue;
+      throw InputError({"<flag " + row.name() + ">"}, row.name() + " " + why);
+    }
+  }
 }
 
 }  // namespace sparsemap::python

@@ -12,6 +12,7 @@
 #include "sparsemap/dse/schedule/gsharp.h"
 #include "sparsemap/dse/schedule/heuristics.h"
 #include "sparsemap/dse/schedule/simulator.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::dse::schedule {
@@ -35,6 +36,10 @@ struct Options {
   double climb_work_weight = -1;    // -1: G#'s default
   double warm_copies = -1;          // -1: warm schedules after the GA (G#'s default)
 };
+
+// `sparsemap schedule`'s flags and sparsemap.schedule's keywords (sparsemap/option_table.h):
+// the Options' fields with their help, beside --json and --quiet of the CLI.
+const options::Table<Options>& option_table();
 
 // One algorithm's outcome (a heuristic named in --algo: its schedule, 1 evaluation).
 struct AlgoRun {
