@@ -68,7 +68,9 @@ void bind_codesign(py::module_& m, const std::string& how) {
        "budget, beside baselines (table=True: the speedup table)." +
        how +
        " progress= (a callable) is called with a dict (item, items, done, total, best, label) "
-       "after each batch of evaluations; Ctrl-C stops the search (KeyboardInterrupt).")
+       "after each batch of evaluations; Ctrl-C stops the search (KeyboardInterrupt)." +
+
+       describe_options(tl::codesign_option_table()))
           .c_str());
 }
 

@@ -63,7 +63,9 @@ void bind_map(py::module_& m, const std::string& how) {
        "baseline optimiser)." +
        how +
        " progress= (a callable) is called with a dict (item, items, done, total, best, label) "
-       "after each batch of evaluations; Ctrl-C stops the search (KeyboardInterrupt).")
+       "after each batch of evaluations; Ctrl-C stops the search (KeyboardInterrupt)." +
+
+       describe_options(tl::map_option_table()))
           .c_str());
 }
 

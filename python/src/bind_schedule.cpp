@@ -28,7 +28,9 @@ void bind_schedule(py::module_& m, const std::string& how) {
        "algo=)." +
        how +
        " progress= (a callable) is called with a dict (item, items, done, total, best, label) "
-       "after each generation of G# and MAGMA's GA; Ctrl-C stops it (KeyboardInterrupt).")
+       "after each generation of G# and MAGMA's GA; Ctrl-C stops it (KeyboardInterrupt)." +
+
+       describe_options(sc::option_table()))
           .c_str());
 }
 

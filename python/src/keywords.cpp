@@ -101,6 +101,21 @@ std::vector<std::string> split_values(const std::string& text, char delimiter) {
   return parts;
 }
 
+std::string default_text(bool v) { return v ? "True" : "False"; }
+std::string default_text(int v) { return std::to_string(v); }
+std::string default_text(int64_t v) { return std::to_string(v); }
+std::string default_text(uint64_t v) { return std::to_string(v); }
+std::string default_text(double v) { return py::str(py::repr(py::float_(v))); }
+std::string default_text(const std::string& v) { return v.empty() ? "None" : "'" + v + "'"; }
+
+std::string keyword_line(const std::string& flag, const std::string& type,
+                         const std::string& default_value, const std::string& help) {
+  std::string key = flag.substr(2);
+  for (char& c : key)
+    if (c == '-') c = '_';
+  return "  " + key + " (" + type + ", default " + default_value + "): " + help + "\n";
+}
+
 void unexpected_arguments(const std::vector<std::string>& args) {
   std::string joined;
   for (auto it = args.rbegin(); it != args.rend(); ++it)

@@ -201,6 +201,52 @@ void read_options(const pybind11::kwargs& kwargs, const options::Table<T>& table
   if (!unexpected.empty()) unexpected_arguments(unexpected);
 }
 
+// One line per keyword of `table` for a docstring: "  foo_bar (int, default 3): HELP", the
+// default read from `defaults` (a default-constructed target); the CLI's own rows (json=,
+// quiet=, ...) left out.
+std::string default_text(bool v);
+std::string default_text(int v);
+std::string default_text(int64_t v);
+std::string default_text(uint64_t v);
+std::string default_text(double v);
+std::string default_text(const std::string& v);
+template <class V>
+std::string default_text(const std::vector<V>& v) {
+  std::string s;
+  for (const V& x : v) s += (s.empty() ? "" : ",") + default_text(x);
+  return s;
+}
+std::string keyword_line(const std::string& flag, const std::string& type,
+                         const std::string& default_value, const std::string& help);
+
+template <class T>
+std::string describe_options(const options::Table<T>& table, T defaults = T{}) {
+  std::string out = "\n\nKeywords (the CLI's flags; defaults as its --help shows them):\n";
+  for (const auto& row : table)
+    std::visit(
+        [&](auto field) {
+          if constexpr (std::is_pointer_v<decltype(field)>) {
+            const auto& v = field(defaults);
+            using V = std::decay_t<decltype(v)>;
+            const char* type = std::is_same_v<V, bool>          ? "bool"
+                               : std::is_same_v<V, double>      ? "float"
+                               : std::is_same_v<V, std::string> ? "str"
+                               : std::is_arithmetic_v<V>        ? "int"
+                                                                : "list";
+            if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>)
+              out += keyword_line(
+                  row.name(), type,
+                  default_text(
+                      static_cast<std::conditional_t<std::is_signed_v<V>, int64_t, uint64_t>>(v)),
+                  row.help);
+            else
+              out += keyword_line(row.name(), type, default_text(v), row.help);
+          }
+        },
+        row.field);
+  return out;
+}
+
 // The CLI's refusal (InputError at "<flag F>": "F <why>") of the first row of `table`, in table
 // order, that `kwargs` sets (a value other than None / False) and a Timeloop architecture
 // refuses.
