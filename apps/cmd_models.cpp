@@ -10,21 +10,15 @@ void register_models(CLI::App& app) {
   auto json_dest = std::make_shared<std::string>();
   cmd->add_option("--json", *json_dest, "Write JSON to FILE, or - for stdout");
   cmd->callback([json_dest] {
-    nlohmann::json list = nlohmann::json::array();
     Table table({"model", "layers", "gemm_layers", "macs", "params", "description"});
-    for (const auto& entry : workload::zoo_entries()) {
-      const workload::Model m = workload::zoo_model(entry.name);
-      list.push_back({{"name", entry.name},
-                      {"layers", m.layers.size()},
-                      {"gemm_layers", m.count_gemm_class()},
-                      {"macs", m.total_macs()},
-                      {"params", m.total_params()},
-                      {"description", entry.description}});
-      table.add({entry.name, std::to_string(m.layers.size()), std::to_string(m.count_gemm_class()),
-                 with_commas(m.total_macs()), with_commas(m.total_params()), entry.description});
-    }
+    const nlohmann::json zoo = workload::zoo_json();
+    for (const auto& m : zoo["models"])
+      table.add({m["name"], std::to_string(m["layers"].get<size_t>()),
+                 std::to_string(m["gemm_layers"].get<size_t>()),
+                 with_commas(m["macs"].get<int64_t>()), with_commas(m["params"].get<int64_t>()),
+                 m["description"]});
     if (json_dest->empty() || *json_dest != "-") std::cout << table.str();
-    if (!json_dest->empty()) write_json({{"models", list}}, *json_dest);
+    if (!json_dest->empty()) write_json(zoo, *json_dest);
   });
 }
 

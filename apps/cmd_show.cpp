@@ -24,11 +24,9 @@ void register_show(CLI::App& app) {
   cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
   cmd->callback([args] {
     const workload::Model m = load_model(args->model, args->zoo);
-    nlohmann::json layers = nlohmann::json::array();
     Table table({"#", "layer", "kind", "dimensions", "macs"});
     for (size_t i = 0; i < m.layers.size(); ++i) {
       const auto& l = m.layers[i];
-      layers.push_back(layer_json(l));
       std::string kind(workload::op_kind_name(l.kind));
       if (!l.op.empty()) kind += ":" + l.op;
       table.add({std::to_string(i), l.name, kind, layer_dims_text(l), with_commas(l.macs())});
@@ -38,11 +36,7 @@ void register_show(CLI::App& app) {
                 << " MACs, " << with_commas(m.total_params()) << " parameters\n\n"
                 << table.str();
     }
-    if (!args->json.empty())
-      write_json({{"model", m.name},
-                  {"layers", layers},
-                  {"total", {{"macs", m.total_macs()}, {"params", m.total_params()}}}},
-                 args->json);
+    if (!args->json.empty()) write_json(workload::model_json(m), args->json);
   });
 }
 

@@ -10,6 +10,7 @@
 #include "sparsemap/io/load_model.h"
 #include "sparsemap/io/util.h"
 #include "sparsemap/numbers.h"  // with_commas, fixed, geomean, median
+#include "sparsemap/workload/describe.h"
 #include "sparsemap/workload/model.h"
 #include "sparsemap/workload/zoo.h"
 
@@ -133,12 +134,9 @@ using io::shipped_data_file;
 using io::in_memory_models;
 using io::load_model;
 
-// JSON of one layer: name, kind, op, dims (non-trivial ones), stride, pad, macs, params, ...
-nlohmann::json layer_json(const workload::Layer& l);
-// "K=64 C=3 Y=224 X=224 R=7 S=7 s2 p3": the dimensions that matter for its kind.
-std::string layer_dims_text(const workload::Layer& l);
-// The same, narrower, for tables of mapped layers: "K64 C3 224x224 7x7 s2 p3" (Y x X, R x S,
-// stride, pad) for convolutions and pooling, "M128 N768 K768" for GEMMs.
-std::string layer_dims_short(const workload::Layer& l);
+// layer_json, layer_dims_text, layer_dims_short: sparsemap/workload/describe.h.
+using workload::layer_dims_short;
+using workload::layer_dims_text;
+using workload::layer_json;
 
 }  // namespace sparsemap::cli

@@ -2,7 +2,9 @@
 // against its physical range, arch::check_fields), presets and files (the CLI's --hw resolver).
 #include <pybind11/stl.h>
 
+#include "bindings.h"
 #include "core_internal.h"
+#include "sparsemap/arch/describe.h"
 #include "sparsemap/arch/presets.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/arch_files.h"
@@ -132,6 +134,15 @@ void bind_arch_class(py::module_& m) {
   c.def_property_readonly("area_mm2", &arch::area_mm2, "PEs and all SRAM, mm^2")
       .def("validate", &check_arch, "Raises ValueError naming the first field out of range.")
       .def("to_yaml", &io::write_arch_yaml, "The YAML that load_arch reads back")
+      .def(
+          "to_dict",
+          [](const Arch& a, bool hierarchy) {
+            nlohmann::json j = arch::arch_json(a);
+            if (hierarchy) j["hierarchy"] = arch::hierarchy_json(arch::to_hierarchy(a));
+            return json_object(j);
+          },
+          py::arg("hierarchy") = false,
+          "The JSON of `sparsemap arch HW --json` (hierarchy=True: of --hierarchy) as a dict")
       .def(py::pickle(&arch_state, &arch_from_state))
       .def("copy", [](const Arch& a) { return a; })
       .def("__copy__", [](const Arch& a) { return a; })
@@ -165,6 +176,9 @@ void bind_arch(py::module_& m) {
         return names;
       },
       "Names of the accelerator presets.");
+  m.def(
+      "presets", [] { return json_object(arch::presets_json()["presets"]); },
+      "Every preset as Arch.to_dict() gives it: the list of `sparsemap arch --list --json`.");
 }
 
 }  // namespace sparsemap::python

@@ -4,9 +4,11 @@
 
 #include <string>
 
+#include "bindings.h"
 #include "core_internal.h"
 #include "sparsemap/error.h"
 #include "sparsemap/io/load_model.h"
+#include "sparsemap/workload/describe.h"
 #include "sparsemap/workload/zoo.h"
 
 namespace sparsemap::python {
@@ -183,6 +185,9 @@ void bind_layer(py::module_& m) {
       .def("__deepcopy__", [](const Layer& l, py::dict) { return l; })
       .def(
           "__eq__", [](const Layer& a, const Layer& b) { return a == b; }, py::is_operator())
+      .def(
+          "to_dict", [](const Layer& l) { return json_object(workload::layer_json(l)); },
+          "One layer of `sparsemap show --json`: name, kind, op, dims, macs, params, elements")
       .def("__repr__", &layer_repr);
 }
 
@@ -292,6 +297,9 @@ void bind_model(py::module_& m) {
             return out;
           },
           "The GEMM-class layers (those with MACs), in order")
+      .def(
+          "to_dict", [](const Model& md) { return json_object(workload::model_json(md)); },
+          "The JSON of `sparsemap show MODEL --json` as a dict")
       .def("__len__", [](const Model& md) { return md.layers.size(); })
       .def("__getitem__",
            [](const Model& md, long i) {
@@ -340,6 +348,10 @@ void bind_workload(py::module_& m) {
         return d;
       },
       "{name: one-line description with the architecture's source}");
+  m.def(
+      "models", [] { return json_object(workload::zoo_json()["models"]); },
+      "The zoo's models at their default sizes (name, layers, gemm_layers, macs, params, "
+      "description): the list of `sparsemap models --json`.");
   m.def("load_model", &load_model, py::arg("path"), py::arg("batch") = 1, py::arg("seq_len") = 0,
         py::arg("image_size") = 0,
         "A model from a zoo name or a file: .m (MAESTRO DFSL), .csv (GAMMA), .onnx; the CLI's "
