@@ -4,9 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "support/error_of.h"
+#include "support/temp_dir.h"
 
 namespace sparsemap::measure::prune_study {
 namespace {
@@ -98,6 +102,50 @@ TEST(MeasureRun, prune_study_to_json_keys_and_points) {
   EXPECT_EQ(j["summary"][1]["adaptive"].size(), 1u);
   EXPECT_TRUE(j["summary"][0]["geomean_speedup_vs_dense"].contains("unstructured"));
   EXPECT_TRUE(j["summary"][0]["geomean_speedup_vs_dense"].contains("v4"));
+}
+
+TEST(MeasureRun, prune_study_weights_file_hand_worked_errors) {
+  // 4 x 4, column-major 1..16: column j holds 4j+1 .. 4j+4.
+  sparsemap::testing::TempDir dir("prune_study");
+  std::string text = "%%MatrixMarket matrix array real general\n4 4\n";
+  for (int i = 1; i <= 16; ++i) text += std::to_string(i) + "\n";
+  Options o = tiny();
+  o.weights = dir.write("w.mtx", text);
+  o.n = 2;
+  o.vs = "4";
+  o.sparsity = "0.5";
+  Recorder obs;
+  const Result r = run(o, obs);
+  ASSERT_EQ(r.shapes.size(), 1u);
+  EXPECT_EQ(r.shapes[0].m, 4);
+  EXPECT_EQ(r.shapes[0].k, 4);
+  EXPECT_EQ(r.shapes[0].n, 2);
+  EXPECT_EQ(r.shapes[0].name, o.weights);
+  // Both prunings drop 1..8 (unstructured: the 8 smallest; V = 4: columns 0 and 1, the
+  // smallest norms): error sqrt(1^2 + ... + 8^2) / sqrt(1^2 + ... + 16^2) = sqrt(204 / 1496).
+  ASSERT_EQ(r.points.size(), 2u);
+  EXPECT_NEAR(r.points[0].rel_error, std::sqrt(204.0 / 1496.0), 1e-6);
+  EXPECT_NEAR(r.points[1].rel_error, std::sqrt(204.0 / 1496.0), 1e-6);
+  EXPECT_EQ(r.summary[0].adaptive_error_ratio_geomean, 1.0);
+  o.n = 0;
+  EXPECT_EQ(error_of([&] { plan(o); }), "<flag --n>: must be >= 1");
+}
+
+TEST(MeasureRun, prune_study_plot_writes_its_data_then_refuses_other_extensions) {
+  sparsemap::testing::TempDir dir("prune_study");
+  Recorder obs;
+  Result r = run(tiny(), obs);
+  write_plot(r);  // no plot named: nothing (not even ".dat")
+  EXPECT_FALSE(std::filesystem::exists(".dat"));
+  r.options.plot = (dir.path / "p.pdf").string();
+  EXPECT_EQ(error_of([&] { write_plot(r); }), "<flag --plot>: expected a .png or .svg file name");
+  std::ifstream data(r.options.plot + ".dat");
+  std::string header, line;
+  std::getline(data, header);
+  EXPECT_EQ(header, "# sparsity unstructured V=4");
+  int rows = 0;
+  while (std::getline(data, line)) ++rows;
+  EXPECT_EQ(rows, 2);  // one per sparsity
 }
 
 TEST(MeasureRun, prune_study_bad_options_are_the_commands_errors) {
