@@ -10,6 +10,7 @@ from . import results, spaces  # noqa: F401
 from .results import (AttentionResult, CodesignResult, EvalResult, FuseResult,  # noqa: F401
                       HwallocResult, MapResult, MseResult, NongemmResult, Record, Records,
                       ReportResult, ScheduleResult, TrainResult)
+from .results import PruneStudyResult, SpmmBenchResult  # noqa: F401
 from .spaces import Box, Discrete  # noqa: F401
 
 map_model = results.returning(MapResult)(_sparsemap.map_model)
@@ -19,6 +20,8 @@ attention = results.returning(AttentionResult)(_sparsemap.attention)
 schedule = results.returning(ScheduleResult)(_sparsemap.schedule)
 mse = results.returning(MseResult)(_sparsemap.mse)
 eval_model = results.returning(EvalResult)(_sparsemap.eval_model)
+prune_study = results.returning(PruneStudyResult)(_sparsemap.prune_study)
+spmm_bench = results.returning(SpmmBenchResult)(_sparsemap.spmm_bench)
 
 # hwalloc's methods that need libtorch: they run in sparsemap._ml (the extension linked with
 # libtorch, built only where libtorch is), imported here only when one of them is asked for, so

@@ -112,6 +112,18 @@ class EvalResult(Record):
     model's result (cycles, energy_pj, levels, ...)."""
 
 
+class PruneStudyResult(Record):
+    """prune_study: per shape, sparsity and pruning (unstructured, or column vectors of each V)
+    the kernel's time against OpenBLAS sgemm and its reconstruction error (`results`), and per
+    sparsity the geomean speedups, the best V and the adaptive picks (`summary`)."""
+
+
+class SpmmBenchResult(Record):
+    """spmm_bench: per shape the dense sgemm figures (`dense`), per shape, format and target
+    sparsity the kernel's time, speedup, footprint and error (`results`), and per format the
+    geomean speedups and the break-even sparsity (`summary`)."""
+
+
 def returning(cls):
     """Wraps a function returning the CLI's JSON (a dict, or a list of dicts) to return `cls`
     (a Records list of `cls` for a list)."""

@@ -22,6 +22,7 @@ void bind_systems(pybind11::module_& m) {
   bind_report(m, how);
   bind_mse(m, how);
   bind_eval(m, how);
+  bind_measure(m, how);
 }
 
 }  // namespace sparsemap::python
