@@ -27,7 +27,8 @@ struct PruneArgs {
 
 #ifdef SPARSEMAP_HAVE_TORCH
 
-// The progress lines and warnings on stderr, nothing when quiet.
+// The progress lines and the warnings ("sparsemap: warning: ...") on stderr, nothing when
+// quiet.
 class PruneProgress : public search::Observer {
  public:
   explicit PruneProgress(bool quiet) : quiet_(quiet) {}
@@ -35,7 +36,7 @@ class PruneProgress : public search::Observer {
     if (!quiet_) std::cerr << line << "\n" << std::flush;
   }
   void on_warning(const std::string& text) override {
-    if (!quiet_) std::cerr << "sparsemap: " << text << "\n";
+    if (!quiet_) std::cerr << "sparsemap: warning: " << text << "\n";
   }
 
  private:

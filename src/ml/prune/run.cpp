@@ -228,12 +228,12 @@ OverheadResult run_overhead(const Options& a, search::Observer& observer) {
   const std::string& core = r.openblas_core;
   const std::string best = sparse::openblas_best_core();
   if (std::getenv("OPENBLAS_L2_SIZE"))
-    observer.on_warning("warning: OPENBLAS_L2_SIZE is set; measure with it unset");
+    observer.on_warning("OPENBLAS_L2_SIZE is set; measure with it unset");
   // Cooperlake's OpenBLAS kernels are SkylakeX's plus bf16 ones: SkylakeX is as fast for sgemm.
   const bool same =
       lower(core) == lower(best) || (best == "Cooperlake" && lower(core) == "skylakex");
   if (!best.empty() && !same)
-    observer.on_warning("warning: OpenBLAS runs its " + core + " kernel on a CPU that has " + best +
+    observer.on_warning("OpenBLAS runs its " + core + " kernel on a CPU that has " + best +
                         "'s; for a fair dense baseline\n  run this command alone with " +
                         "`env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=" + best +
                         " sparsemap prune-overhead ...`");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -138,8 +139,14 @@ TEST(PruneRun, OverheadSkipsDenseAndTimesTheRest) {
   o.batch = 16;
   o.steps = 2;
   o.rounds = 1;
+  // The warning about OPENBLAS_L2_SIZE (set here if it is not; unset again after).
+  const bool had_l2 = std::getenv("OPENBLAS_L2_SIZE") != nullptr;
+  if (!had_l2) setenv("OPENBLAS_L2_SIZE", "1048576", 1);
   Recorder rec;
   const OverheadResult r = run_overhead(o, rec);
+  if (!had_l2) unsetenv("OPENBLAS_L2_SIZE");
+  ASSERT_FALSE(rec.warnings.empty());
+  EXPECT_EQ(rec.warnings[0], "OPENBLAS_L2_SIZE is set; measure with it unset");
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_EQ(r.rows[0].algorithm, "magnitude");
   EXPECT_EQ(r.rows[0].samples, 2);  // 2 timed steps, no update among them

@@ -202,7 +202,8 @@ struct OverheadResult {
 // algorithm for run_overhead) go to observer.on_note, each followed by a progress report
 // (item: the algorithm of items, done of total: epochs; best: the epoch's training loss, or the
 // sparse step's ms for run_overhead); a stop (observer.cancelled() or stop_requested()) is seen
-// at the next report and throws search::Cancelled. run_overhead warns (observer.on_warning)
+// at the next report and throws search::Cancelled. run_overhead warns (observer.on_warning,
+// without a "warning: " prefix)
 // when OPENBLAS_L2_SIZE is set or OpenBLAS does not run its best kernel for this CPU.
 // InputError for bad options or missing data, before any training where it can be seen then.
 TrainRunResult run_train(const Options& o, search::Observer& observer);
