@@ -39,6 +39,7 @@ if(TARGET sparsemap_ml)
   pybind11_add_module(sparsemap_ml_python MODULE ${PROJECT_SOURCE_DIR}/python/src/ml/module.cpp
     ${PROJECT_SOURCE_DIR}/python/src/ml/bind_nongemm.cpp
     ${PROJECT_SOURCE_DIR}/python/src/ml/bind_train.cpp
+    ${PROJECT_SOURCE_DIR}/python/src/ml/bind_prune.cpp
     ${PROJECT_SOURCE_DIR}/python/src/bind_hwalloc.cpp ${PROJECT_SOURCE_DIR}/python/src/bind_report.cpp
     ${PROJECT_SOURCE_DIR}/python/src/keywords.cpp
     ${PROJECT_SOURCE_DIR}/python/src/system_call.cpp)

@@ -10,7 +10,8 @@ from . import results, spaces  # noqa: F401
 from .results import (AttentionResult, CodesignResult, EvalResult, FuseResult,  # noqa: F401
                       HwallocResult, MapResult, MseResult, NongemmResult, Record, Records,
                       ReportResult, ScheduleResult, TrainResult)
-from .results import PruneStudyResult, SpmmBenchResult  # noqa: F401
+from .results import (PruneCompareResult, PruneOverheadResult, PruneStudyResult,  # noqa: F401
+                      PruneTrainResult, SpmmBenchResult)
 from .spaces import Box, Discrete  # noqa: F401
 
 map_model = results.returning(MapResult)(_sparsemap.map_model)
@@ -90,9 +91,10 @@ def nongemm(model=None, **kwargs):
     return _ml.nongemm(model, **kwargs)
 
 
-def _in_ml(name):
-    """sparsemap.NAME, which trains in libtorch: sparsemap._ml's, loaded at its first call."""
-    @results.returning(TrainResult)
+def _in_ml(name, result=TrainResult):
+    """sparsemap.NAME, which trains in libtorch: sparsemap._ml's, loaded at its first call,
+    returning a `result` (sparsemap.results)."""
+    @results.returning(result)
     def call(**kwargs):
         try:
             from . import _ml
@@ -109,3 +111,6 @@ def _in_ml(name):
 train = _in_ml("train")
 nm_study = _in_ml("nm_study")
 fuse_train = _in_ml("fuse_train")
+prune_train = _in_ml("prune_train", PruneTrainResult)
+prune_compare = _in_ml("prune_compare", PruneCompareResult)
+prune_overhead = _in_ml("prune_overhead", PruneOverheadResult)

@@ -143,3 +143,18 @@ class TrainResult(Record):
     """train (and each cell of nm_study, fuse_train): the settings, the evaluations along the
     run and the final accuracy / loss; nm_study: every cell's; fuse_train: the trajectories,
     the training loss and the model written."""
+
+
+class PruneTrainResult(Record):
+    """prune_train: the settings, the final test accuracy and sparsities, each parameter's
+    (`layers`), the epochs (`history`) and, with export=, each weight in each format (`export`)."""
+
+
+class PruneCompareResult(Record):
+    """prune_compare: the shared settings and one training run per algorithm (`results`, each
+    as prune_train's without command, data and seed)."""
+
+
+class PruneOverheadResult(Record):
+    """prune_overhead: the settings, OpenBLAS's kernel and per algorithm the dense and sparse
+    step times, the hooks' and mask updates' shares (`rows`)."""

@@ -13,6 +13,12 @@
 
 namespace py = pybind11;
 
+namespace sparsemap::python {
+// prune_train, prune_compare, prune_overhead: ml::prune's run functions called directly
+// (bind_prune.cpp).
+void bind_prune(py::module_& m);
+}  // namespace sparsemap::python
+
 PYBIND11_MODULE(_ml, m) {
   m.doc() = "sparsemap's functions that need libtorch (imported by sparsemap when asked for)";
   py::register_local_exception_translator([](std::exception_ptr p) {
@@ -27,4 +33,5 @@ PYBIND11_MODULE(_ml, m) {
   sparsemap::python::bind_report_with(m, how, sparsemap::ml::nongemm::report_profiler());
   sparsemap::python::bind_nongemm(m);
   sparsemap::python::bind_train(m);
+  sparsemap::python::bind_prune(m);
 }
