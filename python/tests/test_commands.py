@@ -438,6 +438,9 @@ def test_results_are_typed_with_attributes_and_to_dict(tmp_path):
                         hw=str(EYERISS), area_budget_mm2=1.0, budget=100000),
     lambda: sm.map_model("resnet50", "gamma-edge", budget=10**7),
     lambda: sm.mse("resnet50", algos="gamma", budgets=10**7, seeds=1),
+    # report's inner searches (mappings, then codesign): cancelled at their progress reports.
+    lambda: sm.report("resnet50", "gamma-edge", out=os.devnull, no_profile=True, budget=50,
+                      codesign_budget=10**6, spmm_shapes=0),
 ])
 def test_ctrl_c_stops_a_search_within_a_second(call):
     """SIGINT during a long search raises KeyboardInterrupt within one second."""
