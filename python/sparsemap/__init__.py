@@ -9,7 +9,7 @@ from . import _sparsemap
 from . import results, spaces  # noqa: F401
 from .results import (AttentionResult, CodesignResult, EvalResult, FuseResult,  # noqa: F401
                       HwallocResult, MapResult, MseResult, NongemmResult, Record, Records,
-                      ReportResult, ScheduleResult, TrainResult)
+                      ReportResult, ScheduleResult, SparsePriceResult, TrainResult)
 from .spaces import Box, Discrete  # noqa: F401
 
 map_model = results.returning(MapResult)(_sparsemap.map_model)
@@ -19,6 +19,7 @@ attention = results.returning(AttentionResult)(_sparsemap.attention)
 schedule = results.returning(ScheduleResult)(_sparsemap.schedule)
 mse = results.returning(MseResult)(_sparsemap.mse)
 eval_model = results.returning(EvalResult)(_sparsemap.eval_model)
+sparse_price = results.returning(SparsePriceResult)(_sparsemap.sparse_price)
 
 # hwalloc's methods that need libtorch: they run in sparsemap._ml (the extension linked with
 # libtorch, built only where libtorch is), imported here only when one of them is asked for, so

@@ -44,6 +44,8 @@ void bind_schedule(pybind11::module_& m, const std::string& how);
 void bind_mse(pybind11::module_& m, const std::string& how);
 // eval_model: dse::eval::run called directly (bind_eval.cpp).
 void bind_eval(pybind11::module_& m, const std::string& how);
+// sparse_price: dse::sparse_price::run called directly (bind_sparse_price.cpp).
+void bind_sparse_price(pybind11::module_& m, const std::string& how);
 // hwalloc: dse::hwalloc::run called directly (bind_hwalloc.cpp), without the RL methods.
 void bind_hwalloc(pybind11::module_& m, const std::string& how);
 // hwalloc with the RL methods' agents `rl` (empty: none); the `_ml` module passes
