@@ -33,11 +33,20 @@ def test_sparse_price_equals_the_cli(tmp_path):
     got = sm.sparse_price("resnet18", hw=DESIGN, prune="nm:2:4", budget=20, seed=3)
     assert isinstance(got, sm.SparsePriceResult)
     assert got.to_dict() == want
-    # 2:4 keeps exactly half of every layer's weights; the JSON says what was asked.
+    # The JSON says what was asked; every one of resnet18's 21 GEMM-class layers is priced.
     assert got.prune == "nm:2:4" and got.seed == 3 and got.budget == 20
-    assert got.total.weight_nonzeros * 2 == got.total.weights
-    assert all(l.weight_density == 0.5 for l in got.layers)
-    assert "spmm" not in got.total
+    assert got.total.layers == got.total.priced == 21
+    # 2:4 keeps half of each row of 4-groups; conv1's rows (64) hold 3 x 7 x 7 = 147 = 36 x 4 + 3
+    # weights, and its last group of 3 keeps 2: 64 x (36 x 2 + 2) = 4736 of 9408.
+    conv1, rest = got.layers[0], got.layers[1:]
+    assert (conv1.name, conv1.weights, conv1.weight_nonzeros) == ("conv1", 9408, 4736)
+    assert all(l.weight_nonzeros * 2 == l.weights for l in rest)
+    assert got.total.weight_nonzeros == 4736 + sum(l.weights // 2 for l in rest)
+    assert "spmm" not in got.total and all("spmm" not in l for l in got.layers)
+    assert got.strict_keep is True
+    # free_keep=True is --free-keep: the JSON's strict_keep is its negation.
+    free = sm.sparse_price("resnet18", hw=DESIGN, budget=20, seed=3, free_keep=True)
+    assert free.strict_keep is False and free.total.layers == 21
 
 
 @pytest.mark.parametrize("kw, flags", [
