@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/cost/attention.h"
 #include "sparsemap/dse/attention/run.h"
 #include "sparsemap/error.h"
@@ -131,33 +132,8 @@ void register_attention(CLI::App& app) {
   at::Options& o = a->o;
   CLI::App* cmd = app.add_subcommand(
       "attention", "FLAT's fused attention dataflow vs the unfused baseline, per sequence length");
-  cmd->add_option("--model", o.model, "bert, trxl, t5, xlm (FLAT's workloads) or a zoo transformer")
-      ->capture_default_str();
-  cmd->add_option("--seq", o.seq, "Sequence lengths, e.g. 512,4K,64K,1M")->capture_default_str();
-  cmd->add_option("--batch", o.batch, "Batch size")->capture_default_str();
-  cmd->add_option("--hw", o.hw, "flat-edge, flat-cloud, another preset or an arch file")
-      ->capture_default_str();
-  cmd->add_option("--objective", o.objective, "latency or energy")->capture_default_str();
-  cmd->add_option("--algo", o.algo,
-                  "FLAT search: exhaustive, or ga, random, sa, de, pso, cmaes, oneplusone, bo")
-      ->capture_default_str();
-  cmd->add_option("--budget", o.budget, "Samples of a non-exhaustive FLAT search")
-      ->capture_default_str();
-  cmd->add_option("--map-budget", o.map_budget,
-                  "GAMMA samples per GEMM mapping (QK, AV, projections, FFN)")
-      ->capture_default_str();
-  cmd->add_option("--seed", o.seed, "Random seed")->capture_default_str();
-  cmd->add_option("--heads", o.heads, "Override the model's heads");
-  cmd->add_option("--head-dim", o.head_dim, "Override E and F (head dimension)");
-  cmd->add_option("--v-head-dim", o.v_head_dim, "Override F (V head dimension)");
-  cmd->add_option("--d-model", o.d_model, "Override the model dimension");
-  cmd->add_option("--ffn", o.ffn, "Override the FFN dimension");
-  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--plot", a->plot, "Speedup and DRAM traffic vs N, log x (FILE.png or .svg)");
-  cmd->add_flag("--table", o.table,
-                "The four models on flat-edge and flat-cloud (512..64K; cloud +256K, 1M) beside "
-                "the paper's 1.94x/1.76x and 49%/42%");
-  cmd->add_flag("--quiet", a->quiet, "No progress line");
+  add_options(cmd, at::option_table(), o,
+              {{"--json", &a->json}, {"--plot", &a->plot}, {"--quiet", &a->quiet}});
   cmd->callback([a] { run_attention(*a); });
 }
 

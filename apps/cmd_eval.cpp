@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/eval/run.h"
 #include "sparsemap/search/observer.h"
@@ -118,39 +119,23 @@ void register_eval(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "eval", "Evaluate layers on an accelerator with the analytical cost model (MAESTRO-class)");
   auto args = std::make_shared<EvalArgs>();
-  // Required unless --timeloop (run_eval says so in CLI11's own words).
-  cmd->add_option("--hw", args->o.hw,
-                  "Accelerator: a preset name, a MAESTRO .m file or a YAML file");
-  cmd->add_option("--mapping", args->o.mapping, "MAESTRO DFSL file with layers and dataflows");
-  cmd->add_option("--model", args->o.model, "Zoo model name or model file (with --dataflow)");
-  cmd->add_option("--dataflow", args->o.dataflow,
-                  "Built-in template for --model: kcp_ws, xp_ws, yxp_os, a comma list, or all");
-  add_zoo_options(cmd, args->o.zoo);
-  cmd->add_flag("--enforce-buffers", args->o.enforce_buffers,
-                "A mapping that needs more L1/L2 than the accelerator has is infeasible");
-  cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--emit-m", args->o.emit_m,
-                  "Write each evaluated layer (and accelerator.m) as MAESTRO files into DIR");
-  cmd->add_option("--density", args->o.density, "Tensor densities: W=0.25,I=1.0 or W=0.1:0.5");
-  cmd->add_option("--structure", args->o.structure,
-                  "Sparsity structure: W=nm:2:4, W=cvse:8, W=block:4x4, W=unstructured");
-  cmd->add_option("--sparse-mode", args->o.sparse_mode,
-                  "skip (ineffectual MACs cost neither time nor energy; compressed storage) or "
-                  "gate (they take their cycle, cost no energy)");
-  cmd->add_option("--timeloop", args->o.timeloop,
-                  "Timeloop/Accelergy YAML files: evaluate them as `sparsemap timeloop` does");
+  // --hw: required unless --timeloop (run_eval says so in CLI11's own words).
+  add_options(cmd, ev::option_table(), args->o, {{"--json", &args->json}});
   cmd->callback([args, cmd] {
     // Timeloop's files carry the architecture, problem and mapping: eval's own inputs and
-    // MAESTRO-model flags do not apply to them.
+    // MAESTRO-model flags (the rows not_with_timeloop) do not apply to them. The model's sizes
+    // (--batch, --seq, --image) are checked last, as dse::eval::run checks them.
     if (!args->o.timeloop.empty())
-      for (const char* flag :
-           {"--hw", "--mapping", "--model", "--dataflow", "--enforce-buffers", "--emit-m",
-            "--density", "--structure", "--sparse-mode", "--batch", "--seq", "--image"})
-        if (cmd->count(flag) > 0)
-          throw InputError({"<flag --timeloop>", 0, 0},
-                           std::string(flag) +
-                               " does not apply to Timeloop files (they carry the architecture, "
-                               "problem and mapping); expected --timeloop FILES [--json FILE|-]");
+      for (const bool sizes : {false, true})
+        for (const auto& row : ev::option_table()) {
+          const std::string flag = row.name();
+          const bool size = flag == "--batch" || flag == "--seq" || flag == "--image";
+          if (row.timeloop_refuses && size == sizes && cmd->count(flag) > 0)
+            throw InputError({"<flag --timeloop>", 0, 0},
+                             flag +
+                                 " does not apply to Timeloop files (they carry the architecture, "
+                                 "problem and mapping); expected --timeloop FILES [--json FILE|-]");
+        }
     run_eval(*args);
   });
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/cost/fusion.h"
 #include "sparsemap/dse/fusion/run.h"
 #include "sparsemap/error.h"
@@ -116,38 +117,8 @@ void register_fuse(CLI::App& app) {
   auto a = std::make_shared<FuseArgs>();
   CLI::App* c = app.add_subcommand(
       "fuse", "Inter-layer fusion mapping (DNNFuser): micro-batches and fusion groups");
-  c->add_option("--model", a->o.model,
-                "zoo CNN (resnet18, resnet50, mobilenet-v2, vgg16, mnasnet), "
-                "a model file, or synth-K")
-      ->required();
-  c->add_option("--hw", a->o.hw, "accelerator preset or file")->capture_default_str();
-  c->add_option("--batch", a->o.batch, "samples")->capture_default_str();
-  c->add_option("--image-size", a->o.image_size, "pixels per side (0: the model's)")
-      ->capture_default_str();
-  c->add_option("--buffer-kb", a->o.buffer_kb, "on-chip buffer for fusion, KiB (0: the arch's L2)")
-      ->capture_default_str();
-  c->add_option("--method", a->o.method,
-                "none|greedy|dp|exhaustive|search|learned, or a comma list")
-      ->capture_default_str();
-  c->add_option("--objective", a->o.objective, "latency|energy|edp")->capture_default_str();
-  c->add_option("--dataflow", a->o.dataflow,
-                "per-layer dataflow: a template name or best (the fastest per layer)")
-      ->capture_default_str();
-  c->add_option("--budget", a->o.budget, "search: samples")->capture_default_str();
-  c->add_option("--population", a->o.population, "search: GA population")->capture_default_str();
-  c->add_option("--seed", a->o.seed, "search: seed")->capture_default_str();
-  c->add_option("--threads", a->o.threads, "search: threads")->capture_default_str();
-  c->add_option("--weights", a->o.weights,
-                "learned: the trained weights, .bin (or a fuse-train .pt with libtorch); "
-                "default: the shipped data/dnnfuser/fuser.bin");
-  c->add_option("--checkpoint", a->o.checkpoint, "search: checkpoint file");
-  c->add_option("--resume", a->o.resume, "search: resume from this checkpoint");
-  c->add_option("--repeat", a->o.repeat,
-                "run each method N times; wall s is the median (for timing comparisons)")
-      ->capture_default_str();
-  c->add_flag("--groups", a->groups, "print each method's groups");
-  c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
-  c->add_flag("--quiet", a->quiet, "no progress");
+  add_options(c, fu::option_table(), a->o,
+              {{"--groups", &a->groups}, {"--json", &a->json}, {"--quiet", &a->quiet}});
   c->callback([a]() {
     if (a->o.weights.empty()) a->o.weights = shipped_data_file("data/dnnfuser/fuser.bin");
 #ifdef SPARSEMAP_HAVE_TORCH

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/dse/mse/run.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/search/optimizer.h"
@@ -80,26 +81,7 @@ void register_mse(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "mse", "Map-space exploration study: compare search algorithms on the layers of models");
   auto a = std::make_shared<MseArgs>();
-  cmd->add_option("--models", a->o.models, "Comma list of zoo models (or model files)");
-  cmd->add_option("--hw", a->o.hw, "Accelerator: a preset name or file");
-  cmd->add_option("--algos", a->o.algos, "Comma list: gamma, ga, random, sa, de, pso, cmaes, ...");
-  cmd->add_option("--budgets", a->o.budgets, "Comma list of samples per layer");
-  cmd->add_option("--seeds", a->o.seeds, "Seeds per algorithm and budget");
-  cmd->add_option("--seed", a->o.seed, "First seed");
-  cmd->add_option("--objective", a->o.objective, "latency, energy, edp or throughput");
-  cmd->add_option("--threads", a->o.threads, "Evaluation threads");
-  cmd->add_option("--levels", a->o.levels, "Maximum cluster levels (1 to 4)");
-  cmd->add_flag("--maestro-compatible", a->o.maestro_compatible,
-                "Only mappings MAESTRO runs as written (R, S untiled)");
-  cmd->add_option("--max-layers", a->o.max_layers, "Only the first N distinct layers per model");
-  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--csv", a->o.csv, "Write the convergence curves as CSV");
-  cmd->add_option("--plot", a->o.plot,
-                  "Render the convergence curves to FILE.png or FILE.svg (also writes FILE.csv, "
-                  "FILE.dat and FILE.gp beside it, replacing them)");
-  cmd->add_option("--population", a->o.population, "GA/GAMMA population (0: from the budget)");
-  cmd->add_option("--mutation-rate", a->o.mutation_rate, "GAMMA's per-level operator rate");
-  cmd->add_flag("--quiet", a->quiet, "No progress lines");
+  add_options(cmd, ms::option_table(), a->o, {{"--json", &a->json}, {"--quiet", &a->quiet}});
   cmd->footer(
       "With no option, mse prints this help: the default study (3 models, 8 algorithms, 2 budgets, "
       "3 "

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/dse/sparse_price/run.h"
 
 namespace sparsemap::cli {
@@ -113,37 +114,7 @@ void register_sparse_price(CLI::App& app) {
       "sparse-price",
       "Price a model pruned by our pruner on a Sparseloop accelerator (dense vs. sparse cycles "
       "and energy per layer), beside the measured CPU SpMM");
-  c->add_option("--hw", a->o.hw,
-                "Sparseloop design: its arch.yaml, or a folder holding arch.yaml and one *ERT.yaml")
-      ->required();
-  c->add_option("--ert", a->o.ert, "the ERT (default: the one *ERT.yaml beside the arch)");
-  c->add_option("--model", a->o.model, "zoo name or model file")->required();
-  c->add_option("--prune", a->o.prune, "nm:N:M | vnm:V:N:M | unstructured:S | cvse:V:S | bsr:HxW:S")
-      ->capture_default_str();
-  c->add_option("--density", a->o.density,
-                "other data spaces' densities (uniform), e.g. Inputs=0.5,Outputs=0.4");
-  c->add_option("--seed", a->o.seed, "weights and mapper seed")->capture_default_str();
-  c->add_option("--budget", a->o.budget, "mapper evaluations per distinct layer")
-      ->capture_default_str();
-  c->add_option("--algo", a->o.algo,
-                "mapper: auto (exhaustive up to 2,000,000 points, else gamma), gamma, exhaustive, "
-                "or an optimiser of the search engine")
-      ->capture_default_str();
-  c->add_flag(
-      "--free-keep", [a](int64_t) { a->o.strict_keep = false; },
-      "let the mapper choose what a level keeps beyond its keep list (default: a level "
-      "with a keep list and no bypass list bypasses the rest)");
-  c->add_option("--objective", a->o.objective,
-                "mapper objective latency|energy|edp (default: the design's, else edp)");
-  c->add_option("--threads", a->o.threads, "mapper and SpMM threads")->capture_default_str();
-  c->add_flag("--spmm", a->o.spmm, "measure each pruned layer's CPU SpMM against OpenBLAS");
-  c->add_option("--spmm-cols", a->o.spmm_cols, "SpMM activation columns (at most N x P x Q)")
-      ->capture_default_str();
-  c->add_option("--spmm-min-ms", a->o.spmm_min_ms, "each timing's minimum total ms")
-      ->capture_default_str();
-  add_zoo_options(c, a->o.zoo);
-  c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
-  c->add_flag("--quiet", a->quiet, "no progress line");
+  add_options(c, sp::option_table(), a->o, {{"--json", &a->json}, {"--quiet", &a->quiet}});
   c->callback([a]() {
     if (a->o.spmm) warn_timing_environment("sparse-price --spmm");
     run_sparse_price(*a);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/cost/loopnest.h"
 #include "sparsemap/cost/sparseloop.h"
 #include "sparsemap/dse/eval/timeloop.h"
@@ -124,20 +125,7 @@ void register_timeloop(CLI::App& app) {
       "order; or one parsed-processed-input.yaml) with the loop-nest model and print "
       "timeloop-model's summary");
   auto args = std::make_shared<TimeloopArgs>();
-  cmd->add_option("files", args->o.files, "Timeloop/Accelergy YAML files")->required();
-  cmd->add_option(
-      "--hw", args->o.hw,
-      "Accelerator preset or MAESTRO/YAML file as the architecture and ERT (its "
-      "three-level hierarchy: DRAM, L2, L1, MAC; `sparsemap arch --hierarchy` shows it)");
-  cmd->add_flag("--no-leakage", args->o.no_leakage,
-                "Price no leakage (the ERT's leak actions dropped), as timeloop-model 3.0.3 does");
-  cmd->add_flag("--timeloop-3.0.3", args->o.timeloop_303,
-                "Price and report sparse inputs as timeloop-model 3.0.3 does (its ERT fallbacks "
-                "for gated, skipped and metadata actions, utilisation with gated computes, no "
-                "leakage; docs/sparseloop.md)");
-  cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--emit-map", args->o.emit_map,
-                  "Write the mapping it evaluated as Timeloop's map.yaml to FILE");
+  add_options(cmd, dse::eval::timeloop_option_table(), args->o, {{"--json", &args->json}});
   cmd->callback([args] {
     Warnings observer;
     print_timeloop(dse::eval::run_timeloop(args->o, observer), args->json);

@@ -9,7 +9,7 @@ from . import _sparsemap
 from . import results, spaces  # noqa: F401
 from .results import (AttentionResult, CodesignResult, EvalResult, FuseResult,  # noqa: F401
                       HwallocResult, MapResult, MseResult, NongemmResult, Record, Records,
-                      ReportResult, ScheduleResult, TrainResult)
+                      ReportResult, ScheduleResult, SparsePriceResult, TrainResult)
 from .results import (PruneCompareResult, PruneOverheadResult, PruneStudyResult,  # noqa: F401
                       PruneTrainResult, SpmmBenchResult)
 from .spaces import Box, Discrete  # noqa: F401
@@ -23,6 +23,7 @@ mse = results.returning(MseResult)(_sparsemap.mse)
 eval_model = results.returning(EvalResult)(_sparsemap.eval_model)
 prune_study = results.returning(PruneStudyResult)(_sparsemap.prune_study)
 spmm_bench = results.returning(SpmmBenchResult)(_sparsemap.spmm_bench)
+sparse_price = results.returning(SparsePriceResult)(_sparsemap.sparse_price)
 
 # hwalloc's methods that need libtorch: they run in sparsemap._ml (the extension linked with
 # libtorch, built only where libtorch is), imported here only when one of them is asked for, so

@@ -1,9 +1,9 @@
-"""Typed results of the system functions (map_model, codesign, fuse, attention, schedule,
-hwalloc, report, nongemm, mse, eval_model): each is the CLI's JSON for the same call
+"""Typed results of the system functions (map_model, codesign, fuse, attention, schedule, hwalloc,
+report, nongemm, mse, eval_model, sparse_price): each is the CLI's JSON for the same call
 (`sparsemap <command> ... --json`), readable as attributes (`r.total.runtime_cycles`) and as a
-dict (`r["total"]["runtime_cycles"]`), with to_dict() giving plain dicts and lists equal to what the
-CLI writes. The field names are the JSON's keys (docs/python.md lists them per function); a key
-that is not an identifier ("fixed-gamma") is read with [].
+dict (`r["total"]["runtime_cycles"]`), with to_dict() giving plain dicts and lists equal to what
+the CLI writes. The field names are the JSON's keys (docs/python.md lists them per function); a
+key that is not an identifier ("fixed-gamma") is read with [].
 """
 import functools
 
@@ -122,6 +122,12 @@ class SpmmBenchResult(Record):
     """spmm_bench: per shape the dense sgemm figures (`dense`), per shape, format and target
     sparsity the kernel's time, speedup, footprint and error (`results`), and per format the
     geomean speedups and the break-even sparsity (`summary`)."""
+
+
+class SparsePriceResult(Record):
+    """sparse_price: per GEMM-class layer (`layers`) the pruned weights' density and the dense
+    and sparse Sparseloop prices of the same mapping (cycles, energy_pj, computes), their
+    `speedup` and `energy_ratio`, with spmm=True the measured SpMM; and the `total`."""
 
 
 def returning(cls):

@@ -15,40 +15,7 @@ namespace sparsemap::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-namespace {
-
 namespace at = dse::attention;
-
-#define SM_TEXT(flag, field) SM_KW_TEXT(at::Options, flag, field)
-#define SM_NUM(flag, field, conv) SM_KW_NUM(at::Options, flag, field, conv)
-#define SM_ON(flag, field) SM_KW_ON(at::Options, flag, field)
-
-// `sparsemap attention`'s flags (apps/cmd_attention.cpp) as keywords (hw= and plot= are read by
-// the caller: hw= takes an Arch object too).
-const std::vector<Keyword<at::Options>>& attention_keywords() {
-  static const std::vector<Keyword<at::Options>> table = {
-      SM_TEXT("--seq", seq),
-      SM_NUM("--batch", batch, to_int64),
-      SM_TEXT("--objective", objective),
-      SM_TEXT("--algo", algo),
-      SM_NUM("--budget", budget, to_int64),
-      SM_NUM("--map-budget", map_budget, to_int64),
-      SM_NUM("--seed", seed, to_seed),
-      SM_NUM("--heads", heads, to_int64),
-      SM_NUM("--head-dim", head_dim, to_int64),
-      SM_NUM("--v-head-dim", v_head_dim, to_int64),
-      SM_NUM("--d-model", d_model, to_int64),
-      SM_NUM("--ffn", ffn, to_int64),
-      SM_ON("--table", table),
-  };
-  return table;
-}
-
-#undef SM_TEXT
-#undef SM_NUM
-#undef SM_ON
-
-}  // namespace
 
 // Not `how`: attention's model is a name only (FLAT's or the zoo's), never a Model object.
 void bind_attention(py::module_& m, const std::string& /*how*/) {
@@ -65,7 +32,7 @@ void bind_attention(py::module_& m, const std::string& /*how*/) {
           o.hw_object = hw.cast<arch::Arch>();
         else if (!hw.is_none())
           o.hw = fspath(hw);
-        read_keywords(kw, attention_keywords(), o, {"progress", "hw", "plot"});
+        read_options(kw, at::option_table(), o, {"progress", "hw", "plot"});
         const std::string plot =
             kw.contains("plot") && !kw["plot"].is_none() ? fspath(kw["plot"]) : "";
         // The CLI's checks before any work, in its order (--json aside).
@@ -79,12 +46,14 @@ void bind_attention(py::module_& m, const std::string& /*how*/) {
         return json_object(at::to_json(r));
       },
       "model"_a = py::none(),
-      "`sparsemap attention`: FLAT's fused attention dataflow vs the unfused baseline per "
-      "sequence length (seq='512,4K'); model: FLAT's names (bert, trxl, t5, xlm) or a zoo "
-      "transformer name; hw= a preset, a file or an Arch object. Other keyword arguments are the "
-      "command's flags; see map_model. progress= (a callable) is called with a dict (item, items, "
-      "done, total, best, label) before each sequence length and after a case's last; Ctrl-C "
-      "stops the run (KeyboardInterrupt).");
+      ("`sparsemap attention`: FLAT's fused attention dataflow vs the unfused baseline per "
+       "sequence length (seq='512,4K'); model: FLAT's names (bert, trxl, t5, xlm) or a zoo "
+       "transformer name; hw= a preset, a file or an Arch object. Other keyword arguments are the "
+       "command's flags; see map_model. progress= (a callable) is called with a dict (item, items, "
+       "done, total, best, label) before each sequence length and after a case's last; Ctrl-C "
+       "stops the run (KeyboardInterrupt)." +
+       describe_options(at::option_table()))
+          .c_str());
 }
 
 }  // namespace sparsemap::python

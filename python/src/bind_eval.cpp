@@ -19,32 +19,6 @@ namespace {
 
 namespace ev = dse::eval;
 
-#define SM_TEXT(flag, field) SM_KW_TEXT(ev::Options, flag, field)
-#define SM_INT(flag, field, conv) SM_KW_NUM(ev::Options, flag, field, conv)
-#define SM_ON(flag, field) SM_KW_ON(ev::Options, flag, field)
-
-// `sparsemap eval`'s flags (apps/cmd_eval.cpp) as keywords; --model, --hw and --timeloop are
-// read by eval_model itself, --json is the CLI's.
-const std::vector<Keyword<ev::Options>>& eval_keywords() {
-  static const std::vector<Keyword<ev::Options>> table = {
-      SM_TEXT("--mapping", mapping),
-      SM_TEXT("--dataflow", dataflow),
-      SM_INT("--batch", zoo.batch, to_int64),
-      SM_INT("--seq", zoo.seq_len, to_positive),
-      SM_INT("--image", zoo.image_size, to_positive),
-      SM_ON("--enforce-buffers", enforce_buffers),
-      SM_TEXT("--emit-m", emit_m),
-      SM_TEXT("--density", density),
-      SM_TEXT("--structure", structure),
-      SM_TEXT("--sparse-mode", sparse_mode),
-  };
-  return table;
-}
-
-#undef SM_TEXT
-#undef SM_INT
-#undef SM_ON
-
 // timeloop=: one file (str or PathLike) or a list of them.
 std::vector<std::string> timeloop_files(py::handle v) {
   std::vector<std::string> files;
@@ -73,7 +47,7 @@ void bind_eval(py::module_& m, const std::string& how) {
         if (kw.contains("mapping") && !py::object(kw["mapping"]).is_none())
           kw["mapping"] = py::str(fspath(kw["mapping"]));
         if (kw.contains("timeloop")) o.timeloop = timeloop_files(kw["timeloop"]);
-        read_keywords(kw, eval_keywords(), o, {"progress", "timeloop"});
+        read_options(kw, ev::option_table(), o, {"progress", "timeloop"});
         const ev::Result r = run_released(progress_argument(kw), [&o](search::Observer& obs) {
           const ev::Result r = ev::run(o, obs);
           ev::write_outputs(r, obs);
@@ -90,7 +64,8 @@ void bind_eval(py::module_& m, const std::string& how) {
        "(mapping=); density=, structure= and sparse_mode= price sparse tensors. timeloop= (a "
        "file or a list of Timeloop/Accelergy files, without model, hw and the other options) "
        "gives `sparsemap timeloop`'s JSON." +
-       how + " A run where no layer is feasible raises ValueError, as the CLI exits 2.")
+       how + " A run where no layer is feasible raises ValueError, as the CLI exits 2." +
+       describe_options(ev::option_table()))
           .c_str());
 }
 

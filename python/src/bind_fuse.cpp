@@ -14,42 +14,7 @@ namespace sparsemap::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-namespace {
-
 namespace fu = dse::fusion;
-
-#define SM_TEXT(flag, field) SM_KW_TEXT(fu::Options, flag, field)
-#define SM_NUM(flag, field, conv) SM_KW_NUM(fu::Options, flag, field, conv)
-#define SM_IGNORED(flag, on_off, conv) SM_KW_IGNORED(fu::Options, flag, on_off, conv)
-
-// `sparsemap fuse`'s flags (apps/cmd_fuse.cpp) as keywords (hw= is read by the caller: it takes
-// an Arch object too); --groups only prints, and is accepted with no effect.
-const std::vector<Keyword<fu::Options>>& fuse_keywords() {
-  static const std::vector<Keyword<fu::Options>> table = {
-      SM_NUM("--batch", batch, to_int64),
-      SM_NUM("--image-size", image_size, to_int64),
-      SM_NUM("--buffer-kb", buffer_kb, to_int64),
-      SM_TEXT("--method", method),
-      SM_TEXT("--objective", objective),
-      SM_TEXT("--dataflow", dataflow),
-      SM_NUM("--budget", budget, to_int64),
-      SM_NUM("--population", population, to_uint64),
-      SM_NUM("--seed", seed, to_seed),
-      SM_NUM("--threads", threads, to_int64),
-      SM_TEXT("--weights", weights),
-      SM_TEXT("--checkpoint", checkpoint),
-      SM_TEXT("--resume", resume),
-      SM_NUM("--repeat", repeat, to_int64),
-      SM_IGNORED("--groups", true, as_text),
-  };
-  return table;
-}
-
-#undef SM_TEXT
-#undef SM_NUM
-#undef SM_IGNORED
-
-}  // namespace
 
 void bind_fuse(py::module_& m, const std::string& how) {
   m.def(
@@ -63,7 +28,7 @@ void bind_fuse(py::module_& m, const std::string& how) {
           o.hw_object = hw.cast<arch::Arch>();
         else if (!hw.is_none())
           o.hw = fspath(hw);
-        read_keywords(kw, fuse_keywords(), o, {"progress", "hw"});
+        read_options(kw, fu::option_table(), o, {"progress", "hw"});
         if (o.weights.empty()) o.weights = io::shipped_data_file("data/dnnfuser/fuser.bin");
         const fu::Result r = run_released(progress_argument(kw),
                                           [&o](search::Observer& obs) { return fu::run(o, obs); });
@@ -75,7 +40,8 @@ void bind_fuse(py::module_& m, const std::string& how) {
        "without libtorch; only training it (fuse-train) needs libtorch and the CLI." +
        how +
        " progress= (a callable) is called with a dict (item, items, done, total, best, label) "
-       "after each batch of the search method; Ctrl-C stops it (KeyboardInterrupt).")
+       "after each batch of the search method; Ctrl-C stops it (KeyboardInterrupt)." +
+       describe_options(fu::option_table()))
           .c_str());
 }
 

@@ -13,41 +13,7 @@ namespace sparsemap::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-namespace {
-
 namespace ms = dse::mse;
-
-#define SM_TEXT(flag, field) SM_KW_TEXT(ms::Options, flag, field)
-#define SM_INT(flag, field, conv) SM_KW_NUM(ms::Options, flag, field, conv)
-#define SM_ON(flag, field) SM_KW_ON(ms::Options, flag, field)
-
-// `sparsemap mse`'s flags (apps/cmd_mse.cpp) as keywords (--json and --quiet: the CLI's).
-const std::vector<Keyword<ms::Options>>& mse_keywords() {
-  static const std::vector<Keyword<ms::Options>> table = {
-      SM_TEXT("--models", models),
-      SM_TEXT("--hw", hw),
-      SM_TEXT("--algos", algos),
-      SM_TEXT("--budgets", budgets),
-      SM_INT("--seeds", seeds, to_int64),
-      SM_INT("--seed", seed, to_seed),
-      SM_TEXT("--objective", objective),
-      SM_INT("--threads", threads, to_int64),
-      SM_INT("--levels", levels, to_int64),
-      SM_ON("--maestro-compatible", maestro_compatible),
-      SM_INT("--max-layers", max_layers, to_int64),
-      SM_TEXT("--csv", csv),
-      SM_TEXT("--plot", plot),
-      SM_INT("--population", population, to_uint64),
-      SM_INT("--mutation-rate", mutation_rate, to_double),
-  };
-  return table;
-}
-
-#undef SM_TEXT
-#undef SM_INT
-#undef SM_ON
-
-}  // namespace
 
 void bind_mse(py::module_& m, const std::string& how) {
   m.def(
@@ -60,7 +26,7 @@ void bind_mse(py::module_& m, const std::string& how) {
         kw["budgets"] = budgets;
         kw["seeds"] = seeds;
         ms::Options o;
-        read_keywords(kw, mse_keywords(), o, {"progress"});
+        read_options(kw, ms::option_table(), o, {"progress"});
         const ms::Result r = run_released(progress_argument(kw),
                                           [&o](search::Observer& obs) { return ms::run(o, obs); });
         ms::write_outputs(r);
@@ -75,7 +41,8 @@ void bind_mse(py::module_& m, const std::string& how) {
        how +
        " progress= (a callable) is called with a dict (item, items, done, total, best, label) "
        "as each run starts (done 0, label 'ALGO budget B seed S') and after each batch of its "
-       "evaluations; Ctrl-C stops the study (KeyboardInterrupt).")
+       "evaluations; Ctrl-C stops the study (KeyboardInterrupt)." +
+       describe_options(ms::option_table()))
           .c_str());
 }
 

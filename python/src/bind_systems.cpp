@@ -1,7 +1,7 @@
 // The system functions (map_model, codesign, attention, fuse, schedule, hwalloc, report, mse,
-// eval_model): each reads its keywords into the system's Options (keywords.h) and calls its
-// run() with the GIL released; python/sparsemap/__init__.py wraps what they return (the CLI's
-// JSON) in typed results.
+// eval_model, sparse_price): each reads its keywords into the system's Options (keywords.h) and
+// calls its run() with the GIL released; python/sparsemap/__init__.py wraps what they return (the
+// CLI's JSON) in typed results.
 #include "bindings.h"
 
 namespace sparsemap::python {
@@ -23,6 +23,7 @@ void bind_systems(pybind11::module_& m) {
   bind_mse(m, how);
   bind_eval(m, how);
   bind_measure(m, how);
+  bind_sparse_price(m, how);
 }
 
 }  // namespace sparsemap::python

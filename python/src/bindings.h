@@ -47,6 +47,8 @@ void bind_eval(pybind11::module_& m, const std::string& how);
 // prune_study and spmm_bench: measure::prune_study::run and measure::spmm_bench::run called
 // directly (bind_measure.cpp).
 void bind_measure(pybind11::module_& m, const std::string& how);
+// sparse_price: dse::sparse_price::run called directly (bind_sparse_price.cpp).
+void bind_sparse_price(pybind11::module_& m, const std::string& how);
 // hwalloc: dse::hwalloc::run called directly (bind_hwalloc.cpp), without the RL methods.
 void bind_hwalloc(pybind11::module_& m, const std::string& how);
 // hwalloc with the RL methods' agents `rl` (empty: none); the `_ml` module passes

@@ -117,5 +117,37 @@ TEST(EvalRun, BadInputsAreInputErrors) {
   EXPECT_NE(error_of([&] { run_timeloop(missing, observer); }), "no error");
 }
 
+// The option tables: eval's rows refused beside --timeloop are exactly the flags run() refuses
+// there (all but --json and --timeloop), and run() names a MAESTRO flag before the model's sizes.
+TEST(EvalOptions, RowsRefusedBesideTimeloopAreTheOnesRunRefuses) {
+  std::vector<std::string> refused;
+  for (const auto& row : option_table())
+    if (row.timeloop_refuses) refused.push_back(row.name());
+  EXPECT_EQ(refused,
+            (std::vector<std::string>{"--hw", "--mapping", "--model", "--dataflow", "--batch",
+                                      "--seq", "--image", "--enforce-buffers", "--emit-m",
+                                      "--density", "--structure", "--sparse-mode"}));
+  Options o;
+  o.timeloop = {"unread.yaml"};  // refused before any file is read
+  o.zoo.batch = 2;
+  o.enforce_buffers = true;
+  search::Observer observer;
+  // Two given: the MAESTRO flag is named before the model's sizes (as the CLI checks them).
+  EXPECT_TRUE(has(error_of([&] { run(o, observer); }), "--enforce-buffers does not apply"));
+  o.enforce_buffers = false;
+  EXPECT_TRUE(has(error_of([&] { run(o, observer); }), "--batch does not apply"));
+}
+
+TEST(TimeloopOptions, FilesArePositionalAndRequired) {
+  const auto& table = timeloop_option_table();
+  ASSERT_EQ(table.size(), 6u);
+  EXPECT_EQ(table[0].name(), "files");
+  EXPECT_TRUE(table[0].is_required);
+  std::vector<std::string> names;
+  for (const auto& row : table) names.push_back(row.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"files", "--hw", "--no-leakage", "--timeloop-3.0.3",
+                                             "--json", "--emit-map"}));
+}
+
 }  // namespace
 }  // namespace sparsemap::dse::eval

@@ -99,7 +99,7 @@ std::vector<tl::Metric> metrics(const Options& o, const io::TimeloopInputs& hw) 
   return m;
 }
 
-// Options::strict_keep: a level keeping some data spaces and bypassing none bypasses the rest.
+// Options::free_keep false: a level keeping some data spaces and bypassing none bypasses the rest.
 void keep_only_what_is_listed(arch::Hierarchy& h, const workload::Einsum& p) {
   for (auto& s : h.storage) {
     auto& c = s.constraints;
@@ -230,7 +230,7 @@ Result run(const Options& o, search::Observer& observer) {
     if (layers.front().problem.data_space_index(ds) < 0)
       throw InputError({"<flag --density>"},
                        "no data space '" + ds + "': expected Inputs or Outputs");
-  if (o.strict_keep) keep_only_what_is_listed(*hw.arch, layers.front().problem);
+  if (!o.free_keep) keep_only_what_is_listed(*hw.arch, layers.front().problem);
   tl::NetworkOptions no;
   no.mapper.algo = o.algo;
   no.mapper.budget = o.budget;

@@ -156,7 +156,7 @@ nlohmann::json to_json(const Result& r) {
           {"seed", r.options.seed},
           {"budget", r.options.budget},
           {"algo", r.options.algo},
-          {"strict_keep", r.options.strict_keep},
+          {"strict_keep", !r.options.free_keep},
           {"objective", r.options.objective.empty() ? "design" : r.options.objective},
           {"densities", densities},
           {"layers", layers},

@@ -15,6 +15,7 @@
 #include "sparsemap/arch/arch.h"
 #include "sparsemap/cost/attention.h"
 #include "sparsemap/dse/attention/attention_search.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::dse::attention {
@@ -33,6 +34,10 @@ struct Options {
   // In place of `hw` when set: an accelerator held in memory (Python objects).
   std::optional<arch::Arch> hw_object;
 };
+
+// `sparsemap attention`'s flags and sparsemap.attention's keywords (sparsemap/option_table.h):
+// the Options' fields with their help, beside --json, --plot and --quiet of the CLI.
+const options::Table<Options>& option_table();
 
 // One sequence length: FLAT's best configuration, the unfused baseline and the mapped GEMMs.
 struct SeqResult {

@@ -18,6 +18,7 @@
 #include "sparsemap/cost/evaluate.h"
 #include "sparsemap/dse/eval/timeloop.h"
 #include "sparsemap/io/dfsl.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
 #include "sparsemap/workload/zoo.h"
@@ -41,6 +42,11 @@ struct Options {
   std::optional<workload::Model> model_object;
   std::optional<arch::Arch> arch_object;
 };
+
+// `sparsemap eval`'s flags and sparsemap.eval_model's keywords (sparsemap/option_table.h): the
+// Options' fields with their help, beside --json of the CLI; the rows marked not_with_timeloop
+// are refused beside --timeloop.
+const options::Table<Options>& option_table();
 
 // One evaluated layer: the layer and the mapping it was priced with.
 struct Item {

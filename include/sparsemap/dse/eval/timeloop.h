@@ -15,6 +15,7 @@
 #include "sparsemap/cost/loopnest.h"
 #include "sparsemap/cost/sparseloop.h"
 #include "sparsemap/mapping/loop_nest.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::dse::eval {
@@ -31,6 +32,10 @@ struct TimeloopOptions {
                               // implies no_leakage
   std::string emit_map;       // --emit-map: write_outputs writes the mapping as map.yaml here
 };
+
+// `sparsemap timeloop`'s flags (sparsemap/option_table.h): the positional row `files` and the
+// TimeloopOptions' flags with their help, beside --json of the CLI.
+const options::Table<TimeloopOptions>& timeloop_option_table();
 
 struct TimeloopResult {
   TimeloopOptions options;

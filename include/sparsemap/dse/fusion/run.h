@@ -16,6 +16,7 @@
 #include "sparsemap/cost/fusion.h"
 #include "sparsemap/dse/fusion/fuser_infer.h"
 #include "sparsemap/dse/fusion/fusion_search.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
 
@@ -38,6 +39,10 @@ struct Options {
   // archive is an InputError naming its .bin). The CLI built with libtorch reads .pt too.
   std::function<FuserWeights(const std::string&)> load_weights;
 };
+
+// `sparsemap fuse`'s flags and sparsemap.fuse's keywords (sparsemap/option_table.h): the
+// Options' fields with their help, beside --groups, --json and --quiet of the CLI.
+const options::Table<Options>& option_table();
 
 // One method's outcome.
 struct MethodRun {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sparsemap/arch/arch.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
 
@@ -36,6 +37,10 @@ struct Options {
   std::string csv;                     // --csv: write_outputs writes the curves as CSV
   std::string plot;  // --plot FILE.png|svg: write_outputs renders the curves (and FILE.csv, ...)
 };
+
+// `sparsemap mse`'s flags and sparsemap.mse's keywords (sparsemap/option_table.h): the
+// Options' fields with their help, beside --json and --quiet of the CLI.
+const options::Table<Options>& option_table();
 
 // One row of the study: an algorithm at one budget, over its seeds and the layers some method
 // found feasible.

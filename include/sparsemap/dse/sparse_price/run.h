@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sparsemap/cost/sparseloop.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/sparse/format/dense.h"
 #include "sparsemap/sparse/format/format_spec.h"
@@ -40,10 +41,11 @@ struct Options {
   int64_t budget = 2000;  // --budget: mapper evaluations per distinct layer
   std::string algo = "auto";  // --algo: the Timeloop mapper's (dse/timeloop/mapper.h)
   std::string objective;      // --objective latency|energy|edp; "": the design's, else edp
-  // A level whose constraints keep some data spaces and bypass none bypasses the others (the
-  // Sparseloop designs' per-PE scratchpads, as their own mapper results keep them); false
-  // (--free-keep): the others are the mapper's choice, as `sparsemap map` reads them.
-  bool strict_keep = true;
+  // false: a level whose constraints keep some data spaces and bypass none bypasses the others
+  // (the Sparseloop designs' per-PE scratchpads, as their own mapper results keep them); true
+  // (--free-keep): the others are the mapper's choice, as `sparsemap map` reads them. The JSON's
+  // strict_keep is its negation.
+  bool free_keep = false;
   int threads = 1;           // --threads: the mapper's and the SpMM kernels'
   bool spmm = false;         // --spmm: measure the CPU SpMM of each pruned layer
   int64_t spmm_cols = 256;   // --spmm-cols: activation columns, at most N x P x Q of the layer
@@ -51,6 +53,11 @@ struct Options {
   workload::ZooOptions zoo;  // --batch, --image
   std::optional<workload::Model> model_object;  // in place of `model` (tests, Python)
 };
+
+// `sparsemap sparse-price`'s flags and sparsemap.sparse_price's keywords
+// (sparsemap/option_table.h): the Options' fields with their help, beside --json and --quiet of
+// the CLI.
+const options::Table<Options>& option_table();
 
 // --prune: "nm:N:M", "vnm:V:N:M" (their own sparsity 1 - N/M), "unstructured:S" (magnitude,
 // sparsity S in [0, 1)), "cvse:V:S" (V x 1 column vectors), "bsr:HxW:S" (blocks). InputError at
