@@ -146,8 +146,17 @@ void set_option(const options::Option<T>& row, T& target, const std::string& tex
       } else if constexpr (std::is_arithmetic_v<V> || std::is_same_v<V, std::string>) {
         to = value_of(static_cast<V*>(nullptr), text);
       } else {
-        for (const std::string& v : split_values(text, row.list_delimiter))
-          to.push_back(value_of(static_cast<typename V::value_type*>(nullptr), v));
+        // As CLI11: the values replace the default, and one that does not convert fails the
+        // whole text ("Could not convert: --FLAG = 1,x,2").
+        V values;
+        try {
+          for (const std::string& v : split_values(text, row.list_delimiter))
+            values.push_back(value_of(static_cast<typename V::value_type*>(nullptr), v));
+        } catch (const pybind11::value_error& e) {
+          if (std::string(e.what()).rfind("Could not convert: ", 0) != 0) throw;
+          throw pybind11::value_error("Could not convert: " + flag + " = " + text);
+        }
+        to = std::move(values);
       }
     }
   };

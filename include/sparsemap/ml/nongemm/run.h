@@ -14,6 +14,7 @@
 
 #include "sparsemap/ml/nongemm/profile.h"
 #include "sparsemap/ml/nongemm/report.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::ml::nongemm {
@@ -40,6 +41,12 @@ struct Options {
   std::string stat = "mean";         // mean, median or min over the active runs
   bool reuse_memory = true;          // keep freed memory in the process (ProfileOptions)
 };
+
+// `sparsemap nongemm`'s flags and sparsemap.nongemm's keywords (sparsemap/option_table.h):
+// the Options' fields with their help, beside --json and --quiet of the CLI. Defined in
+// options.cpp, torch-free and compiled into the core library: `sparsemap` built without
+// libtorch registers these flags and hands the command over.
+const options::Table<Options>& option_table();
 
 struct Result {
   Options options;
