@@ -3,7 +3,8 @@
 // or a modelled accelerator), Result, to_json() (the one place the command's JSON is built),
 // and the trace and plot files. The CLI (apps/cmd_nongemm.cpp) prints the tables
 // (profile_text, suite_text); the Python module `sparsemap._ml` returns to_json as a dict.
-// The header is torch-free; the code is in sparsemap_ml.
+// The header is torch-free; the code is in sparsemap_ml, but for option_table (options.cpp,
+// in the core).
 #pragma once
 
 #include <cstddef>
