@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/error.h"
 #include "sparsemap/ml/fusion/run.h"
 
@@ -71,36 +72,7 @@ void register_fuse_train(CLI::App& app) {
   auto a = std::make_shared<FuseTrainArgs>();
   CLI::App* c = app.add_subcommand(
       "fuse-train", "Train the learned fusion mapper (DNNFuser) on search trajectories");
-  c->add_option("--models", a->o.models, "zoo CNNs and synth:K (K synthetic CNNs)")
-      ->capture_default_str();
-  c->add_option("--batches", a->o.batches, "batch sizes drawn from")->capture_default_str();
-  c->add_option("--buffers-kb", a->o.buffers_kb, "buffer budgets drawn from, KiB")
-      ->capture_default_str();
-  c->add_option("--draws", a->o.draws, "(batch, buffer) draws per model")->capture_default_str();
-  c->add_option("--hw", a->o.hw, "accelerator preset or file")->capture_default_str();
-  c->add_option("--objective", a->o.objective, "latency|energy|edp")->capture_default_str();
-  c->add_option("--expert", a->o.expert, "the mapper whose mappings are learned: search|dp")
-      ->capture_default_str();
-  c->add_option("--search-budget", a->o.search_budget, "GA samples per trajectory")
-      ->capture_default_str();
-  c->add_option("--epochs", a->o.epochs, "training epochs")->capture_default_str();
-  c->add_option("--minibatch", a->o.minibatch, "trajectories per step")->capture_default_str();
-  c->add_option("--lr", a->o.lr, "AdamW learning rate")->capture_default_str();
-  c->add_option("--fuse-weight", a->o.fuse_weight, "loss weight of the expert's fuse actions")
-      ->capture_default_str();
-  c->add_option("--d-model", a->o.d_model, "transformer width")->capture_default_str();
-  c->add_option("--layers", a->o.layers, "transformer blocks")->capture_default_str();
-  c->add_option("--heads", a->o.heads, "attention heads")->capture_default_str();
-  c->add_option("--seed", a->o.seed, "seed")->capture_default_str();
-  c->add_option("--threads", a->o.threads, "libtorch threads")->capture_default_str();
-  c->add_option("--out", a->o.out, "the trained model, FILE.pt (the plain weights go to FILE.bin)")
-      ->required();
-  c->add_option("--checkpoint", a->o.checkpoint,
-                "directory for trajectories and training state (trajectories.json, state.pt, "
-                "optimizer.pt); a directory from an earlier run is resumed. Training resumes "
-                "from this directory only, never from a model (.pt or the shipped .bin)");
-  c->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
-  c->add_flag("--quiet", a->quiet, "no progress");
+  add_options(c, mf::option_table(), a->o, {{"--json", &a->json}, {"--quiet", &a->quiet}});
   c->callback([a]() { run(*a); });
 }
 

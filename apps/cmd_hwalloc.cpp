@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/dse/hwalloc/run.h"
 #include "sparsemap/error.h"
 #include "sparsemap/search/optimizer.h"
@@ -107,57 +108,8 @@ void register_hwalloc(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "hwalloc", "ConfuciuX: per-layer PEs and buffer level under an area or power budget");
   auto a = std::make_shared<HwallocArgs>();
-  sub->add_option("--model", a->o.model, "zoo model or ConfuciuX model CSV (K,C,Y,X,R,S,T)")
-      ->required();
-  sub->add_option("--dataflow", a->o.dataflow, "dla|shi|eye|mixed (depthwise layers use dpt)")
-      ->capture_default_str();
-  sub->add_option("--platform", a->o.platform, "cloud (0.5), iot (0.1), eiot (0.05)")
-      ->capture_default_str();
-  sub->add_option("--fraction", a->o.fraction,
-                  "constraint fraction in [0,1] (overrides --platform)");
-  sub->add_option("--constraint", a->o.constraint, "area|power")->capture_default_str();
-  sub->add_option("--objective", a->o.objective, "latency|energy")->capture_default_str();
-  sub->add_option("--deployment", a->o.deployment, "pipelined (sum over layers)|sequential (max)")
-      ->capture_default_str();
-  sub->add_option(
-         "--edges", a->o.edges,
-         "padded (MAESTRO parity: an edge tile costs a full tile)|physical (the shared cost "
-         "model's rule: a partial tile costs what it needs)")
-      ->capture_default_str();
-  sub->add_option("--method", a->o.method, "confuciux|rl|a2c|ga|sa|bo|random")
-      ->capture_default_str();
-  sub->add_option("--budget", a->o.budget,
-                  "cost-model calls, counted as --budget-counts says (every method spends it)")
-      ->capture_default_str();
-  sub->add_option("--budget-counts", a->o.budget_counts,
-                  "lookups (every cost-model lookup, cache hits included: a design of L layers "
-                  "costs L)|states (distinct states only, ConfuciuX's exp_table count)")
-      ->capture_default_str();
-  sub->add_option("--seed", a->o.seed, "seed")->capture_default_str();
-  sub->add_option("--rl-fraction", a->o.rl_fraction, "confuciux: share of the calls for RL")
-      ->capture_default_str();
-  sub->add_option("--episodes", a->o.episodes,
-                  "confuciux: episode cap of its RL stage (0: none; rl and a2c run to the budget)")
-      ->capture_default_str();
-  sub->add_option("--max-designs", a->o.max_designs,
-                  "designs evaluated at most (RL episodes + GA individuals; 0: 2 x budget)")
-      ->capture_default_str();
-  sub->add_option("--rl-stall", a->o.rl_stall,
-                  "confuciux's RL stage (rl, a2c: only with --budget-counts states) ends after "
-                  "this many episodes without a new state or a better design")
-      ->capture_default_str();
-  sub->add_option("--stall", a->o.stall,
-                  "with --budget-counts states: GA/baselines end after this many designs without "
-                  "a new state or a better one")
-      ->capture_default_str();
-  sub->add_option("--checkpoint", a->o.checkpoint, "write the run state to FILE");
-  sub->add_option("--checkpoint-every", a->o.checkpoint_every,
-                  "episodes / generations / batches between checkpoints")
-      ->capture_default_str();
-  sub->add_option("--resume", a->o.resume, "continue from a checkpoint of the same run");
-  sub->add_option("--json", a->json, "write JSON to FILE or - (stdout)");
-  sub->add_option("--plot", a->plot, "convergence plot (PNG or SVG)");
-  sub->add_flag("--quiet", a->quiet, "no progress line");
+  add_options(sub, hw::option_table(), a->o,
+              {{"--json", &a->json}, {"--plot", &a->plot}, {"--quiet", &a->quiet}});
   sub->callback([a]() { run_hwalloc(*a); });
 }
 

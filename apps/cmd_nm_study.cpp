@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/error.h"
 #include "sparsemap/ml/nm_study/run.h"
 
@@ -90,29 +91,7 @@ void register_nm_study(CLI::App& app) {
   auto a = std::make_shared<StudyArgs>();
   CLI::App* cmd = app.add_subcommand(
       "nm-study", "Every N:M recipe x ratio x seed on vit-tiny and char-gpt (resumable)");
-  cmd->add_option("--models", a->o.models, "vit-tiny,char-gpt")->capture_default_str();
-  cmd->add_option("--recipes", a->o.recipes, "Recipes, comma-separated")->capture_default_str();
-  cmd->add_option("--ratios", a->o.ratios, "N:M ratios, comma-separated")->capture_default_str();
-  cmd->add_option("--seeds", a->o.seeds, "Seeds per cell (1 with --quick)")->capture_default_str();
-  cmd->add_option("--seed", a->o.seed, "First seed")->capture_default_str();
-  cmd->add_flag("--quick", a->o.quick,
-                "Small models, few steps, one seed (the whole grid in under an hour on 2 cores)");
-  cmd->add_option("--vit-epochs", a->o.vit_epochs, "ViT epochs (0: 15, quick 3 on 20k images)")
-      ->capture_default_str();
-  cmd->add_option("--gpt-steps", a->o.gpt_steps, "char-GPT steps (0: 3000, quick 300)")
-      ->capture_default_str();
-  cmd->add_option("--threads", a->o.threads, "libtorch threads (0: all cores; 1 with --quick)")
-      ->capture_default_str();
-  cmd->add_option("--data-dir", a->o.data_dir, "Folder of Fashion-MNIST's IDX files")
-      ->capture_default_str();
-  cmd->add_option("--results", a->o.results,
-                  "Results JSON, written after every cell and read back to skip finished cells")
-      ->capture_default_str();
-  cmd->add_option("--plot", a->o.plot,
-                  "Plot FILE.png or FILE.svg with gnuplot (also writes FILE.dat and FILE.gp beside "
-                  "it, replacing them)");
-  cmd->add_option("--json", a->json, "Also write the results JSON to FILE, or - for stdout");
-  cmd->add_flag("--quiet", a->quiet, "No progress or table");
+  add_options(cmd, ns::option_table(), a->o, {{"--json", &a->json}, {"--quiet", &a->quiet}});
   cmd->callback([a] {
 #ifdef SPARSEMAP_HAVE_TORCH
     run(*a);

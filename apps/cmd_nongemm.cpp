@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/error.h"
 #include "sparsemap/ml/nongemm/run.h"
 
@@ -69,53 +70,8 @@ void register_nongemm(CLI::App& app) {
       "NonGEMM Bench: GEMM vs NonGEMM operator time of a model (libtorch, seeded random "
       "weights), by taxonomy group, and its horizon on faster GEMMs or an accelerator");
   auto args = std::make_shared<NongemmArgs>();
-  cmd->add_option("--model", args->o.model,
-                  "Suite model: vit-b16, vit-l16, vit-h14, swin-t, swin-s, swin-b, resnet50, "
-                  "detr-r50, faster-rcnn-r50-fpn, segformer-b0, bert-base, gpt2, gpt2-large, "
-                  "gpt2-xl, llama2-7b, mixtral-8x7b");
-  cmd->add_flag("--all", args->o.all, "Profile the whole suite (one table, one plot)");
-  cmd->add_option("--batch", args->o.batch, "Batch size (NonGEMM Bench uses 1, 2, 4, 8)");
-  cmd->add_option("--seq", args->o.seq,
-                  "Tokens per sequence (not given: BERT 128, GPT-2 256, GPT-2-XL 512, LLMs 2048)");
-  cmd->add_option("--layers", args->o.layers,
-                  "Blocks to run; op times inside them are scaled to the full depth (0: all; 1 "
-                  "for llama2-7b and mixtral-8x7b)");
-  cmd->add_option("--threads", args->o.threads, "Intra-op threads (0: libtorch's)");
-  require_positive(cmd, {"--seq"});
-  cmd->add_option("--iters", args->o.iters, "Active (recorded) runs")->capture_default_str();
-  cmd->add_option("--schedule", args->o.schedule,
-                  "SKIP,WAIT,WARMUP runs before the active ones (torch.profiler's schedule)")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--seed", args->o.seed, "Seed of the weights and inputs")->capture_default_str();
-  cmd->add_option("--gemm-speedup", args->o.gemm_speedup,
-                  "Horizon: also report the split as if GEMMs ran F times faster (repeat or "
-                  "comma-separate: 10,100)")
-      ->delimiter(',');
-  cmd->add_option("--hw", args->o.hw,
-                  "Horizon on an accelerator: preset, MAESTRO .m or YAML file; GEMM times become "
-                  "the cost model's runtime at the arch's clock");
-  cmd->add_option("--dataflow", args->o.dataflow,
-                  "With --hw: a dataflow template (kcp_ws, xp_ws, yxp_os) or best")
-      ->capture_default_str();
-  cmd->add_option("--taxonomy", args->o.taxonomy,
-                  "Taxonomy JSON (none: the built-in data/nongemm_taxonomy.json)");
-  cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_option("--trace", args->o.trace, "Write a Chrome trace (JSON) of the active runs");
-  cmd->add_option("--plot", args->o.plot,
-                  "Stacked-bar plot of the groups, FILE.png or FILE.svg (also writes FILE.csv and "
-                  "FILE.gp beside it, replacing them)");
-  cmd->add_option("--top", args->o.top, "Operators listed in the table")->capture_default_str();
-  cmd->add_flag("--tiny", args->o.tiny, "Tiny configurations of the same architectures (tests)");
-  cmd->add_option("--stat", args->o.stat,
-                  "How the active runs combine per operator: mean (torch.profiler's averages), "
-                  "median or min (robust on a shared machine)")
-      ->capture_default_str();
-  cmd->add_flag("--reuse-memory,!--no-reuse-memory", args->o.reuse_memory,
-                "On by default: keep freed memory in the process (as a caching allocator would, "
-                "and as glibc already does in a Python process), so operators stop paying "
-                "first-touch page faults for their outputs; --no-reuse-memory measures them");
-  cmd->add_flag("--quiet", args->quiet, "No table or progress output");
+  add_options(cmd, ml::nongemm::option_table(), args->o,
+              {{"--json", &args->json}, {"--quiet", &args->quiet}});
   cmd->callback([args] {
 #ifdef SPARSEMAP_HAVE_TORCH
     run(*args);

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/error.h"
 #include "sparsemap/report/run.h"
 
@@ -71,32 +72,7 @@ void register_report(CLI::App& app) {
       "One self-contained HTML page for a model on an accelerator: per-layer best mappings, the "
       "co-design Pareto front, the NonGEMM breakdown and the SpMM speedup of its pruned layers");
   auto a = std::make_shared<ReportArgs>();
-  cmd->add_option("--model", a->o.model, "Zoo model name or model file (.m, .csv, .onnx)")
-      ->required();
-  cmd->add_option("--hw", a->o.hw, "Accelerator: a preset name, a MAESTRO .m file or a YAML file")
-      ->required();
-  cmd->add_option("--out", a->o.out, "The HTML file to write (its folder must exist)");
-  cmd->add_option("--budget", a->o.budget, "Mapper (GAMMA) samples per distinct layer");
-  cmd->add_option("--codesign-budget", a->o.codesign_budget,
-                  "Co-design (DiGamma) whole-model designs evaluated");
-  cmd->add_option("--platform", a->o.platform, "Co-design area budget and PE limit: edge or cloud");
-  cmd->add_option("--seed", a->o.seed, "Random seed (searches, weights, activations)");
-  cmd->add_option("--threads", a->o.threads,
-                  "Threads for the searches, the kernels, OpenBLAS and libtorch");
-  cmd->add_option("--spmm-formats", a->o.spmm_formats,
-                  "Sparse formats timed: csr, cvse:V, bsr:HxW, nm:N:M, vnm:V:N:M");
-  cmd->add_option("--spmm-sparsity", a->o.spmm_sparsity, "Target sparsities in [0, 1)");
-  cmd->add_option("--spmm-cols", a->o.spmm_cols, "Activation columns per product (cap)");
-  cmd->add_option("--spmm-shapes", a->o.spmm_shapes,
-                  "Weight shapes timed (those with the most MACs; 0: none)");
-  cmd->add_option("--spmm-min-ms", a->o.spmm_min_ms, "Minimum timed ms per measurement");
-  cmd->add_option("--profile-iters", a->o.profile_iters,
-                  "NonGEMM: recorded libtorch inferences (after one warm-up)");
-  cmd->add_flag("--no-profile", a->o.no_profile, "NonGEMM: skip the libtorch profile");
-  cmd->add_option("--json", a->json,
-                  "Also write the report's data as JSON to FILE, or - for stdout");
-  cmd->add_flag("--quiet", a->quiet, "No progress and no summary");
-  add_zoo_options(cmd, a->o.zoo);
+  add_options(cmd, report::option_table(), a->o, {{"--json", &a->json}, {"--quiet", &a->quiet}});
   cmd->callback([a] { run_report(*a); });
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/error.h"
 #include "sparsemap/ml/train/run.h"
 
@@ -89,55 +90,7 @@ void register_train(CLI::App& app) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* cmd = app.add_subcommand(
       "train", "N:M sparse training of vit-tiny (Fashion-MNIST) or char-gpt (King James text)");
-  cmd->add_option("--model", a->o.model, "vit-tiny or char-gpt")->capture_default_str();
-  cmd->add_option("--data", a->o.data,
-                  "fashion-mnist (vit-tiny), kjv (char-gpt; Debian bible-kjv), or synthetic");
-  cmd->add_option("--data-dir", a->o.data_dir, "Folder of Fashion-MNIST's IDX files")
-      ->capture_default_str();
-  cmd->add_option("--recipe", a->o.recipe,
-                  "dense, ste, srste, mdgf-linear, mdgf-exp, sdgf-sparsify or sdgf-fine")
-      ->capture_default_str();
-  cmd->add_option("--nm", a->o.nm, "Target N:M of every Linear in the blocks")
-      ->capture_default_str();
-  cmd->add_option("--nm-attention", a->o.nm_attention, "N:M of the attention Linears (else --nm)");
-  cmd->add_option("--nm-mlp", a->o.nm_mlp, "N:M of the MLP Linears (else --nm)");
-  cmd->add_option("--sequence", a->o.sequence,
-                  "Structure decay: the ratios to step through, N:M,N:M,... (ending at --nm)");
-  cmd->add_option("--dense-fraction", a->o.dense_fraction, "Dense phase, fraction of the run")
-      ->capture_default_str();
-  cmd->add_option("--fine-fraction", a->o.fine_fraction,
-                  "Fine-tune phase with a fixed binary mask, fraction of the run")
-      ->capture_default_str();
-  cmd->add_option("--lambda", a->o.lambda, "SR-STE lambda_W")->capture_default_str();
-  cmd->add_option("--alpha", a->o.alpha,
-                  "Mask decay rate per step (0: beta reaches 0, or exp(-5), at 3/4 of the "
-                  "sparse phase)")
-      ->capture_default_str();
-  cmd->add_flag("--quick", a->o.quick, "The small model configuration");
-  cmd->add_option("--epochs", a->o.epochs,
-                  "Epochs (char-gpt: train characters / (batch x context))")
-      ->capture_default_str();
-  cmd->add_option("--steps", a->o.steps, "Optimiser steps instead of --epochs (0: epochs)")
-      ->capture_default_str();
-  cmd->add_option("--batch", a->o.batch, "Batch (0: 128 images or 64 windows)")
-      ->capture_default_str();
-  cmd->add_option("--lr", a->o.lr, "Peak learning rate of AdamW (0: 1e-3 ViT, 2e-3 GPT)")
-      ->capture_default_str();
-  cmd->add_option("--weight-decay", a->o.weight_decay, "AdamW weight decay")->capture_default_str();
-  cmd->add_option("--train-limit", a->o.train_limit,
-                  "First N training images / characters (0: all)")
-      ->capture_default_str();
-  cmd->add_option("--test-limit", a->o.test_limit, "First N test images / held-out characters")
-      ->capture_default_str();
-  cmd->add_option("--eval-every", a->o.eval_every, "Steps between evaluations (0: 10 per run)")
-      ->capture_default_str();
-  cmd->add_option("--seed", a->o.seed, "Seed of the model and the batches")->capture_default_str();
-  cmd->add_option("--threads", a->o.threads, "libtorch threads (0: all cores)")
-      ->capture_default_str();
-  cmd->add_option("--checkpoint", a->o.checkpoint, "Write a checkpoint here at every evaluation");
-  cmd->add_option("--resume", a->o.resume, "Continue from this checkpoint");
-  cmd->add_option("--json", a->json, "Write JSON to FILE, or - for stdout");
-  cmd->add_flag("--quiet", a->quiet, "No progress or summary");
+  add_options(cmd, tr::option_table(), a->o, {{"--json", &a->json}, {"--quiet", &a->quiet}});
   cmd->callback([a] {
 #ifdef SPARSEMAP_HAVE_TORCH
     run(*a);

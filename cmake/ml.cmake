@@ -29,6 +29,7 @@ configure_file(${PROJECT_SOURCE_DIR}/src/ml/nongemm/taxonomy_data.cpp.in
   ${PROJECT_BINARY_DIR}/generated/ml/nongemm_taxonomy_data.cpp @ONLY)
 
 sparsemap_sources(ml_sources ml)
+list(FILTER ml_sources EXCLUDE REGEX "/src/ml/[^/]+/options\\.cpp$")  # in the core (CMakeLists.txt)
 add_library(sparsemap_ml STATIC ${ml_sources}
   ${PROJECT_BINARY_DIR}/generated/ml/nongemm_taxonomy_data.cpp)
 target_link_libraries(sparsemap_ml PUBLIC sparsemap_core ${TORCH_LIBRARIES} ${CMAKE_DL_LIBS})

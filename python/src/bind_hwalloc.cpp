@@ -14,44 +14,7 @@ namespace sparsemap::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-namespace {
-
 namespace hw = dse::hwalloc;
-
-#define SM_TEXT(flag, field) SM_KW_TEXT(hw::Options, flag, field)
-#define SM_NUM(flag, field, conv) SM_KW_NUM(hw::Options, flag, field, conv)
-
-// `sparsemap hwalloc`'s flags (apps/cmd_hwalloc.cpp) as keywords (model is the positional
-// argument; plot= is read by the caller: it names a file written after the run).
-const std::vector<Keyword<hw::Options>>& hwalloc_keywords() {
-  static const std::vector<Keyword<hw::Options>> table = {
-      SM_TEXT("--dataflow", dataflow),
-      SM_TEXT("--platform", platform),
-      SM_NUM("--fraction", fraction, to_double),
-      SM_TEXT("--constraint", constraint),
-      SM_TEXT("--objective", objective),
-      SM_TEXT("--deployment", deployment),
-      SM_TEXT("--edges", edges),
-      SM_TEXT("--method", method),
-      SM_NUM("--budget", budget, to_int64),
-      SM_TEXT("--budget-counts", budget_counts),
-      SM_NUM("--seed", seed, to_seed),
-      SM_NUM("--rl-fraction", rl_fraction, to_double),
-      SM_NUM("--episodes", episodes, to_int64),
-      SM_NUM("--max-designs", max_designs, to_int64),
-      SM_NUM("--rl-stall", rl_stall, to_int64),
-      SM_NUM("--stall", stall, to_int64),
-      SM_TEXT("--checkpoint", checkpoint),
-      SM_NUM("--checkpoint-every", checkpoint_every, to_int64),
-      SM_TEXT("--resume", resume),
-  };
-  return table;
-}
-
-#undef SM_TEXT
-#undef SM_NUM
-
-}  // namespace
 
 void bind_hwalloc_with(py::module_& m, const std::string& how, dse::hwalloc::RlMethod rl) {
   const std::string methods =
@@ -65,7 +28,7 @@ void bind_hwalloc_with(py::module_& m, const std::string& how, dse::hwalloc::RlM
         hw::Options o;
         if (model.is_none()) throw py::value_error("--model is required");  // CLI11's line
         read_model_argument(model, o.model, o.model_object);
-        read_keywords(kw, hwalloc_keywords(), o, {"progress", "plot"});
+        read_options(kw, hw::option_table(), o, {"progress", "plot"});
         const std::string plot =
             kw.contains("plot") && !kw["plot"].is_none() ? fspath(kw["plot"]) : "";
         hw::check_options(o, "", plot);
@@ -80,7 +43,8 @@ void bind_hwalloc_with(py::module_& m, const std::string& how, dse::hwalloc::RlM
        " plot= writes the convergence plot (.png or .svg) as --plot does. progress= (a "
        "callable) is called with a dict (item, items, done, total, best, label) after each RL "
        "episode, GA generation or baseline design (label says which and item counts them; "
-       "done of total are the budgeted calls); Ctrl-C stops the run (KeyboardInterrupt).")
+       "done of total are the budgeted calls); Ctrl-C stops the run (KeyboardInterrupt)." +
+       describe_options(hw::option_table()))
           .c_str());
 }
 

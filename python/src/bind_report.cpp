@@ -15,41 +15,6 @@ namespace sparsemap::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-namespace {
-
-#define SM_TEXT(flag, field) SM_KW_TEXT(report::Options, flag, field)
-#define SM_NUM(flag, field, conv) SM_KW_NUM(report::Options, flag, field, conv)
-#define SM_ON(flag, field) SM_KW_ON(report::Options, flag, field)
-
-// `sparsemap report`'s flags (apps/cmd_report.cpp) as keywords (model and hw are the
-// positional arguments; out= is a path, read by the caller).
-const std::vector<Keyword<report::Options>>& report_keywords() {
-  static const std::vector<Keyword<report::Options>> table = {
-      SM_NUM("--budget", budget, to_int64),
-      SM_NUM("--codesign-budget", codesign_budget, to_int64),
-      SM_TEXT("--platform", platform),
-      SM_NUM("--seed", seed, to_seed),
-      SM_NUM("--threads", threads, to_int64),
-      SM_TEXT("--spmm-formats", spmm_formats),
-      SM_TEXT("--spmm-sparsity", spmm_sparsity),
-      SM_NUM("--spmm-cols", spmm_cols, to_int64),
-      SM_NUM("--spmm-shapes", spmm_shapes, to_int64),
-      SM_NUM("--spmm-min-ms", spmm_min_ms, to_double),
-      SM_NUM("--profile-iters", profile_iters, to_int64),
-      SM_ON("--no-profile", no_profile),
-      SM_NUM("--batch", zoo.batch, to_int64),
-      SM_NUM("--seq", zoo.seq_len, to_positive),
-      SM_NUM("--image", zoo.image_size, to_positive),
-  };
-  return table;
-}
-
-#undef SM_TEXT
-#undef SM_NUM
-#undef SM_ON
-
-}  // namespace
-
 void bind_report_with(py::module_& m, const std::string& how, report::NonGemmProfiler profiler) {
   const std::string profile =
       profiler ? " The NonGEMM section is measured here, in libtorch (unless no_profile=True)."
@@ -70,7 +35,7 @@ void bind_report_with(py::module_& m, const std::string& how, report::NonGemmPro
               "--hw takes");
         o.hw = fspath(hw);
         if (kw.contains("out") && !kw["out"].is_none()) o.out = fspath(kw["out"]);
-        read_keywords(kw, report_keywords(), o, {"progress", "out"});
+        read_options(kw, report::option_table(), o, {"progress", "out"});
         report::check_options(o);
         o.profiler = profiler;
         const report::Result r = run_released(
@@ -85,7 +50,8 @@ void bind_report_with(py::module_& m, const std::string& how, report::NonGemmPro
        profile + how +
        " progress= (a callable) is called with a dict (item, items, done, total, best, label) "
        "after each step of a section (label mappings, codesign or spmm); Ctrl-C stops the run "
-       "(KeyboardInterrupt).")
+       "(KeyboardInterrupt)." +
+       describe_options(report::option_table()))
           .c_str());
 }
 

@@ -146,8 +146,23 @@ void set_option(const options::Option<T>& row, T& target, const std::string& tex
       } else if constexpr (std::is_arithmetic_v<V> || std::is_same_v<V, std::string>) {
         to = value_of(static_cast<V*>(nullptr), text);
       } else {
+        // As CLI11: empty items of a delimited text are dropped, the values replace the
+        // default, and one that does not convert fails them all ("Could not convert: --FLAG =
+        // 1,x,2", the items joined).
+        std::vector<std::string> items;
         for (const std::string& v : split_values(text, row.list_delimiter))
-          to.push_back(value_of(static_cast<typename V::value_type*>(nullptr), v));
+          if (!v.empty() || !row.list_delimiter) items.push_back(v);
+        V values;
+        try {
+          for (const std::string& v : items)
+            values.push_back(value_of(static_cast<typename V::value_type*>(nullptr), v));
+        } catch (const pybind11::value_error& e) {
+          if (std::string(e.what()).rfind("Could not convert: ", 0) != 0) throw;
+          std::string joined;
+          for (const std::string& v : items) joined += (joined.empty() ? "" : ",") + v;
+          throw pybind11::value_error("Could not convert: " + flag + " = " + joined);
+        }
+        to = std::move(values);
       }
     }
   };

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "sparsemap/option_table.h"
 #include "sparsemap/report/report.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
@@ -50,6 +51,10 @@ struct Options {
   // built without it does, --no-profile or not).
   NonGemmProfiler profiler;
 };
+
+// `sparsemap report`'s flags and sparsemap.report's keywords (sparsemap/option_table.h): the
+// Options' fields with their help, beside --json and --quiet of the CLI.
+const options::Table<Options>& option_table();
 
 // The flags' checks, before any work, in the CLI's order: --out, then `json` (the caller's
 // --json file: "" or "-" for none), --profile-iters and the report's own options

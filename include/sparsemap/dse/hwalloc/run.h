@@ -14,6 +14,7 @@
 
 #include "sparsemap/dse/hwalloc/hwalloc.h"
 #include "sparsemap/dse/hwalloc/methods.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 #include "sparsemap/workload/model.h"
 
@@ -40,6 +41,10 @@ struct Options {
   // The RL methods' agents (confuciux, rl, a2c); empty: those methods are an InputError.
   RlMethod rl;
 };
+
+// `sparsemap hwalloc`'s flags and sparsemap.hwalloc's keywords (sparsemap/option_table.h): the
+// Options' fields with their help, beside --json, --plot and --quiet of the CLI.
+const options::Table<Options>& option_table();
 
 // confuciux, rl and a2c: the methods that need Options::rl.
 bool is_rl_method(const std::string& method);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sparsemap/ml/fusion/dnnfuser.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::ml::fusion {
@@ -36,6 +37,12 @@ struct Options {
   // a directory from an earlier run is resumed, never a model (.pt or the shipped .bin).
   std::string checkpoint;
 };
+
+// `sparsemap fuse-train`'s flags and sparsemap.fuse_train's keywords (sparsemap/option_table.h):
+// the Options' fields with their help, beside --json and --quiet of the CLI. Defined in
+// options.cpp, torch-free and compiled into the core library: `sparsemap` built without
+// libtorch registers these flags and hands the command over.
+const options::Table<Options>& option_table();
 
 struct Result {
   Options options;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sparsemap/ml/data/fashion_mnist.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::ml::nm_study {
@@ -33,6 +34,12 @@ struct Options {
   std::string results = "nm_study.json";
   std::string plot;  // write_plot: FILE.png or FILE.svg
 };
+
+// `sparsemap nm-study`'s flags and sparsemap.nm_study's keywords (sparsemap/option_table.h):
+// the Options' fields with their help, beside --json and --quiet of the CLI. Defined in
+// options.cpp, torch-free and compiled into the core library: `sparsemap` built without
+// libtorch registers these flags and hands the command over.
+const options::Table<Options>& option_table();
 
 // One table entry: a model, recipe and ratio over its seeds.
 struct Stat {

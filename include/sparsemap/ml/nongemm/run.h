@@ -3,7 +3,8 @@
 // or a modelled accelerator), Result, to_json() (the one place the command's JSON is built),
 // and the trace and plot files. The CLI (apps/cmd_nongemm.cpp) prints the tables
 // (profile_text, suite_text); the Python module `sparsemap._ml` returns to_json as a dict.
-// The header is torch-free; the code is in sparsemap_ml.
+// The header is torch-free; the code is in sparsemap_ml, but for option_table (options.cpp,
+// in the core).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 
 #include "sparsemap/ml/nongemm/profile.h"
 #include "sparsemap/ml/nongemm/report.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::ml::nongemm {
@@ -40,6 +42,12 @@ struct Options {
   std::string stat = "mean";         // mean, median or min over the active runs
   bool reuse_memory = true;          // keep freed memory in the process (ProfileOptions)
 };
+
+// `sparsemap nongemm`'s flags and sparsemap.nongemm's keywords (sparsemap/option_table.h):
+// the Options' fields with their help, beside --json and --quiet of the CLI. Defined in
+// options.cpp, torch-free and compiled into the core library: `sparsemap` built without
+// libtorch registers these flags and hands the command over.
+const options::Table<Options>& option_table();
 
 struct Result {
   Options options;

@@ -10,6 +10,7 @@
 
 #include "sparsemap/ml/data/fashion_mnist.h"
 #include "sparsemap/ml/train/trainer.h"
+#include "sparsemap/option_table.h"
 #include "sparsemap/search/observer.h"
 
 namespace sparsemap::ml::train {
@@ -45,6 +46,12 @@ struct Options {
   std::string checkpoint;  // written at every evaluation
   std::string resume;      // continue from this checkpoint
 };
+
+// `sparsemap train`'s flags and sparsemap.train's keywords (sparsemap/option_table.h):
+// the Options' fields with their help, beside --json and --quiet of the CLI. Defined in
+// options.cpp, torch-free and compiled into the core library: `sparsemap` built without
+// libtorch registers these flags and hands the command over.
+const options::Table<Options>& option_table();
 
 struct Result {
   Options options;
