@@ -7,8 +7,23 @@
 #include <set>
 
 #include "commands.h"
+#include "sparsemap/dse/attention/run.h"
+#include "sparsemap/dse/eval/run.h"
+#include "sparsemap/dse/eval/timeloop.h"
+#include "sparsemap/dse/fusion/run.h"
+#include "sparsemap/dse/hwalloc/run.h"
+#include "sparsemap/dse/mse/run.h"
 #include "sparsemap/dse/schedule/run.h"
+#include "sparsemap/dse/sparse_price/run.h"
 #include "sparsemap/dse/timeloop/commands.h"
+#include "sparsemap/measure/prune_study.h"
+#include "sparsemap/measure/spmm_bench_run.h"
+#include "sparsemap/ml/fusion/run.h"
+#include "sparsemap/ml/nm_study/run.h"
+#include "sparsemap/ml/nongemm/run.h"
+#include "sparsemap/ml/prune/run.h"
+#include "sparsemap/ml/train/run.h"
+#include "sparsemap/report/run.h"
 
 namespace sparsemap::cli {
 namespace {
@@ -136,15 +151,17 @@ TEST(OptionTable, ATimeloopArchitectureRefusesTheFirstRefusedRowGiven) {
   }
 }
 
-// What both adapters rely on: flags unique (a negation's name too), CLI-style names, help text,
-// a mirror of the field's own type.
+// What both adapters rely on: flags unique (a negation's name too), CLI-style names ("--x", or
+// a positional "files"), help text, a mirror of the field's own type.
 template <class T>
 void expect_well_formed(const options::Table<T>& table, const std::string& what) {
   std::set<std::string> names;
   for (const auto& row : table) {
     EXPECT_TRUE(names.insert(row.name()).second) << what << ": " << row.name() << " twice";
     if (!row.negation().empty()) EXPECT_TRUE(names.insert(row.negation()).second) << what;
-    EXPECT_EQ(row.name().rfind("--", 0), 0u) << what << ": " << row.name();
+    const bool positional = row.name().find_first_not_of("abcdefghijklmnopqrstuvwxyz_") ==
+                            std::string::npos;
+    EXPECT_TRUE(row.name().rfind("--", 0) == 0 || positional) << what << ": " << row.name();
     EXPECT_FALSE(row.help.empty()) << what << ": " << row.name();
     EXPECT_FALSE(std::holds_alternative<std::monostate>(row.field)) << what << ": " << row.name();
     if (!std::holds_alternative<std::monostate>(row.mirror))
@@ -156,6 +173,23 @@ TEST(OptionTable, TheSystemsTablesAreWellFormed) {
   expect_well_formed(dse::schedule::option_table(), "schedule");
   expect_well_formed(dse::timeloop::map_option_table(), "map");
   expect_well_formed(dse::timeloop::codesign_option_table(), "codesign");
+  expect_well_formed(dse::attention::option_table(), "attention");
+  expect_well_formed(dse::eval::option_table(), "eval");
+  expect_well_formed(dse::eval::timeloop_option_table(), "timeloop");
+  expect_well_formed(dse::fusion::option_table(), "fuse");
+  expect_well_formed(dse::hwalloc::option_table(), "hwalloc");
+  expect_well_formed(dse::mse::option_table(), "mse");
+  expect_well_formed(dse::sparse_price::option_table(), "sparse-price");
+  expect_well_formed(report::option_table(), "report");
+  expect_well_formed(measure::prune_study::option_table(), "prune-study");
+  expect_well_formed(measure::spmm_bench::option_table(), "spmm-bench");
+  expect_well_formed(ml::fusion::option_table(), "fuse-train");
+  expect_well_formed(ml::nm_study::option_table(), "nm-study");
+  expect_well_formed(ml::nongemm::option_table(), "nongemm");
+  expect_well_formed(ml::train::option_table(), "train");
+  expect_well_formed(ml::prune::train_option_table(), "prune-train");
+  expect_well_formed(ml::prune::compare_option_table(), "prune-compare");
+  expect_well_formed(ml::prune::overhead_option_table(), "prune-overhead");
 }
 
 }  // namespace
