@@ -2,26 +2,37 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 
 namespace sparsemap::cli {
 
 namespace {
+
 struct ShowArgs {
   std::string model;
   workload::ZooOptions zoo;
   std::string json;
 };
+
+const options::Table<ShowArgs>& show_options() {
+  static const options::Table<ShowArgs> table = {
+      options::Option<ShowArgs>{"model",
+                                "Zoo model name, or a .m (MAESTRO), .csv (GAMMA) or .onnx file",
+                                SM_FIELD(ShowArgs, model)}
+          .required(),
+      // The zoo validates the sizes (InputError naming the limit); --seq and --image positive.
+      SM_ZOO_OPTIONS(ShowArgs, zoo),
+      {"--json", "Write JSON to FILE, or - for stdout", SM_FIELD(ShowArgs, json)},
+  };
+  return table;
+}
+
 }  // namespace
 
 void register_show(CLI::App& app) {
   auto* cmd = app.add_subcommand("show", "Show a model's layers: name, kind, dimensions, MACs");
   auto args = std::make_shared<ShowArgs>();
-  cmd->add_option("model", args->model,
-                  "Zoo model name, or a .m (MAESTRO), .csv (GAMMA) or .onnx file")
-      ->required();
-  // The zoo validates these (InputError naming the limit), so no CLI11 range checks here.
-  add_zoo_options(cmd, args->zoo);
-  cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
+  add_options(cmd, show_options(), *args);
   cmd->callback([args] {
     const workload::Model m = load_model(args->model, args->zoo);
     Table table({"#", "layer", "kind", "dimensions", "macs"});

@@ -79,17 +79,11 @@ using io::check_output_file;
 using io::make_output_dir;
 using io::write_text_file;
 
-// Makes each of `flags` (options of `cmd` whose 0 means "the default" when not given, such as
-// --seq and --image) refuse 0 and negative values when given: exit 2 with CLI11's one-line
-// reason instead of silently using the default.
-void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags);
 // Every --seed option of every (sub)command takes digits only: CLI11 would wrap "-1" to
 // 2^64 - 1 in an unsigned seed. Call once, after every command is registered.
 void check_seed_options(CLI::App& app);
 // Throws InputError at "<flag F>" saying "F <why>" for the first of `flags` given to `cmd`.
 void refuse_flags(CLI::App* cmd, std::initializer_list<const char*> flags, const std::string& why);
-// --batch, --seq and --image (zoo models' sizes; seq and image must be positive).
-void add_zoo_options(CLI::App* cmd, workload::ZooOptions& zoo);
 
 // The width every human output and help text fits in (columns).
 inline constexpr size_t kColumns = 120;

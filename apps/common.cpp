@@ -98,10 +98,6 @@ const CLI::Validator& positive_integer() {
   return positive;
 }
 
-void require_positive(CLI::App* cmd, std::initializer_list<const char*> flags) {
-  for (const char* f : flags) cmd->get_option(f)->check(positive_integer());
-}
-
 void check_seed_options(CLI::App& app) {
   const CLI::Validator digits(
       [](std::string& value) -> std::string {
@@ -117,13 +113,6 @@ void check_seed_options(CLI::App& app) {
     if (CLI::Option* o = a->get_option_no_throw("--seed")) o->check(digits);
     for (CLI::App* sub : a->get_subcommands({})) todo.push_back(sub);
   }
-}
-
-void add_zoo_options(CLI::App* cmd, workload::ZooOptions& zoo) {
-  cmd->add_option("--batch", zoo.batch, "Batch size (zoo models)");
-  cmd->add_option("--seq", zoo.seq_len, "Sequence length (zoo language models)");
-  cmd->add_option("--image", zoo.image_size, "Image side in pixels (zoo vision models)");
-  require_positive(cmd, {"--seq", "--image"});
 }
 
 std::vector<std::string> wrap_text(const std::string& text, size_t width) {

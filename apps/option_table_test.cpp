@@ -159,8 +159,8 @@ void expect_well_formed(const options::Table<T>& table, const std::string& what)
   for (const auto& row : table) {
     EXPECT_TRUE(names.insert(row.name()).second) << what << ": " << row.name() << " twice";
     if (!row.negation().empty()) EXPECT_TRUE(names.insert(row.negation()).second) << what;
-    const bool positional = row.name().find_first_not_of("abcdefghijklmnopqrstuvwxyz_") ==
-                            std::string::npos;
+    const bool positional =
+        row.name().find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos;
     EXPECT_TRUE(row.name().rfind("--", 0) == 0 || positional) << what << ": " << row.name();
     EXPECT_FALSE(row.help.empty()) << what << ": " << row.name();
     EXPECT_FALSE(std::holds_alternative<std::monostate>(row.field)) << what << ": " << row.name();

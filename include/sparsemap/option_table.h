@@ -68,15 +68,21 @@ struct Option {
 template <class T>
 using Table = std::vector<Option<T>>;
 
-// The rows --batch, --seq and --image (a zoo model's sizes; --seq and --image positive) of the
-// workload::ZooOptions `zoo` (a member path) of a T, inside a table's braces.
-#define SM_ZOO_OPTIONS(T, zoo)                                                                   \
-  ::sparsemap::options::Option<T>{"--batch", "Batch size (zoo models)", SM_FIELD(T, zoo.batch)}, \
-      ::sparsemap::options::Option<T>{"--seq", "Sequence length (zoo language models)",          \
-                                      SM_FIELD(T, zoo.seq_len)}                                  \
-          .positive_only(),                                                                      \
-      ::sparsemap::options::Option<T>{"--image", "Image side in pixels (zoo vision models)",     \
-                                      SM_FIELD(T, zoo.image_size)}                               \
+// The help of --batch, --seq and --image: a zoo model's sizes.
+inline constexpr const char* kBatchHelp = "Batch size (zoo models)";
+inline constexpr const char* kSeqHelp = "Sequence length (zoo language models)";
+inline constexpr const char* kImageHelp = "Image side in pixels (zoo vision models)";
+
+// The rows --batch, --seq and --image (--seq and --image positive) of the workload::ZooOptions
+// `zoo` (a member path) of a T, inside a table's braces.
+#define SM_ZOO_OPTIONS(T, zoo)                                                     \
+  ::sparsemap::options::Option<T>{"--batch", ::sparsemap::options::kBatchHelp,     \
+                                  SM_FIELD(T, zoo.batch)},                         \
+      ::sparsemap::options::Option<T>{"--seq", ::sparsemap::options::kSeqHelp,     \
+                                      SM_FIELD(T, zoo.seq_len)}                    \
+          .positive_only(),                                                        \
+      ::sparsemap::options::Option<T>{"--image", ::sparsemap::options::kImageHelp, \
+                                      SM_FIELD(T, zoo.image_size)}                 \
           .positive_only()
 
 }  // namespace sparsemap::options

@@ -92,6 +92,9 @@ def nongemm(model=None, **kwargs):
     return _ml.nongemm(model, **kwargs)
 
 
+nongemm.__doc__ += _sparsemap._ml_keywords("nongemm")
+
+
 def _in_ml(name, result=TrainResult):
     """sparsemap.NAME, which trains in libtorch: sparsemap._ml's, loaded at its first call,
     returning a `result` (sparsemap.results)."""
@@ -105,7 +108,8 @@ def _in_ml(name, result=TrainResult):
         return getattr(_ml, name)(**kwargs)
     call.__name__ = call.__qualname__ = name
     call.__doc__ = (f"`sparsemap {name.replace('_', '-')}` (runs in sparsemap._ml, loaded at its "
-                    "first call); keyword arguments are the command's flags.")
+                    "first call); keyword arguments are the command's flags."
+                    + _sparsemap._ml_keywords(name))
     return call
 
 

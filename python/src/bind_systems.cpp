@@ -1,10 +1,36 @@
 // The system functions (map_model, codesign, attention, fuse, schedule, hwalloc, report, mse,
-// eval_model, sparse_price): each reads its keywords into the system's Options (keywords.h) and
-// calls its run() with the GIL released; python/sparsemap/__init__.py wraps what they return (the
-// CLI's JSON) in typed results.
+// eval_model, prune_study, spmm_bench, sparse_price): each reads its keywords into the system's
+// Options (keywords.h) and calls its run() with the GIL released; python/sparsemap/__init__.py
+// wraps what they return (the CLI's JSON) in typed results. _ml_keywords gives the keyword lists
+// of the functions of sparsemap._ml, whose option tables are torch-free (in the core library), so
+// that their docstrings need not load libtorch.
 #include "bindings.h"
+#include "keywords.h"
+#include "sparsemap/ml/fusion/run.h"
+#include "sparsemap/ml/nm_study/run.h"
+#include "sparsemap/ml/nongemm/run.h"
+#include "sparsemap/ml/prune/run.h"
+#include "sparsemap/ml/train/run.h"
 
 namespace sparsemap::python {
+
+namespace {
+
+// describe_options of the function `name` of sparsemap._ml ("" for another name).
+std::string ml_keywords(const std::string& name) {
+  namespace pr = ml::prune;
+  if (name == "train") return describe_options(ml::train::option_table());
+  if (name == "nm_study") return describe_options(ml::nm_study::option_table());
+  if (name == "fuse_train") return describe_options(ml::fusion::option_table());
+  if (name == "nongemm") return describe_options(ml::nongemm::option_table());
+  if (name == "prune_train") return describe_options(pr::train_option_table());
+  if (name == "prune_compare") return describe_options(pr::compare_option_table());
+  if (name == "prune_overhead")
+    return describe_options(pr::overhead_option_table(), pr::overhead_defaults());
+  return "";
+}
+
+}  // namespace
 
 void bind_systems(pybind11::module_& m) {
   const std::string how =
@@ -24,6 +50,9 @@ void bind_systems(pybind11::module_& m) {
   bind_eval(m, how);
   bind_measure(m, how);
   bind_sparse_price(m, how);
+  m.def("_ml_keywords", &ml_keywords, pybind11::arg("name"),
+        "The keyword list of sparsemap._ml's function `name` (its docstring's), without loading "
+        "libtorch.");
 }
 
 }  // namespace sparsemap::python

@@ -1,4 +1,5 @@
-// Keyword arguments of the system functions (map_model, ...) read into a system's Options with
+// Keyword arguments of the system functions (map_model, ...) read into a system's Options through
+// its option table (sparsemap/option_table.h, the one the CLI's flags are registered from) with
 // the CLI's rules and the CLI's error lines: foo_bar=x sets what --foo-bar x sets; True sets a
 // flag; None and False leave an option out; a list is comma-joined. A value is turned into the
 // text the CLI would see (flag_value), then converted as CLI11 converts it, so that a bad value
@@ -8,7 +9,6 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -38,39 +38,6 @@ int to_int(const std::string& flag, const std::string& text);
 // `text` cut at each `delimiter` (0: the whole text).
 std::vector<std::string> split_values(const std::string& text, char delimiter);
 
-// One keyword of a function: its flag ("--foo-bar"), whether it is an on/off flag, and how the
-// flag's text (an on/off flag: "true") sets the options.
-template <class Options>
-struct Keyword {
-  std::string flag;
-  bool on_off = false;
-  std::function<void(Options&, const std::string&)> set;
-};
-
-// Table rows: a text option, a converted one (conv: to_int64, to_seed, ...), an on/off flag,
-// and one that is read (converted, so that a bad value is refused) but changes nothing.
-#define SM_KW_TEXT(O, flag, field)                               \
-  ::sparsemap::python::Keyword<O> {                              \
-    flag, false, [](O& o, const std::string& v) { o.field = v; } \
-  }
-#define SM_KW_NUM(O, flag, field, conv)                        \
-  ::sparsemap::python::Keyword<O> {                            \
-    flag, false, [](O& o, const std::string& v) {              \
-      o.field = static_cast<decltype(o.field)>(conv(flag, v)); \
-    }                                                          \
-  }
-#define SM_KW_ON(O, flag, field)                                 \
-  ::sparsemap::python::Keyword<O> {                              \
-    flag, true, [](O& o, const std::string&) { o.field = true; } \
-  }
-#define SM_KW_IGNORED(O, flag, on_off, conv)                            \
-  ::sparsemap::python::Keyword<O> {                                     \
-    flag, on_off, [](O&, const std::string& v) { (void)conv(flag, v); } \
-  }
-
-// The text itself (a conversion for SM_KW_IGNORED text options).
-inline std::string as_text(const std::string&, const std::string& v) { return v; }
-
 // "--foo-bar" for foo_bar.
 std::string flag_of(const std::string& key);
 
@@ -78,44 +45,6 @@ std::string flag_of(const std::string& key);
 // not expected: --colour" / "... arguments were not expected: blue --colour"), `args` being
 // what the CLI would have seen (flag, then its text when it has one).
 [[noreturn]] void unexpected_arguments(const std::vector<std::string>& args);
-
-// Reads `kwargs` into `o` through `table`; `skip` names keywords the caller handles itself.
-// json= and quiet= raise ValueError (the function returns the JSON; it prints nothing).
-template <class Options>
-void read_keywords(const pybind11::kwargs& kwargs, const std::vector<Keyword<Options>>& table,
-                   Options& o, const std::vector<std::string>& skip = {}) {
-  std::vector<std::string> unexpected;
-  for (auto item : kwargs) {
-    const std::string key = pybind11::str(item.first);
-    if (key == "json" || key == "quiet")
-      throw pybind11::value_error(
-          key + ": the function returns the JSON as a dict; it takes no --" + key);
-    bool skipped = false;
-    for (const std::string& s : skip) skipped = skipped || s == key;
-    if (skipped || item.second.is_none()) continue;
-    const std::string flag = flag_of(key);
-    const Keyword<Options>* kw = nullptr;
-    for (const auto& k : table)
-      if (k.flag == flag) kw = &k;
-    const bool is_bool = pybind11::isinstance<pybind11::bool_>(item.second);
-    if (!kw) {
-      if (is_bool && !item.second.template cast<bool>()) continue;
-      unexpected.push_back(flag);
-      if (!is_bool) unexpected.push_back(flag_value(item.second));
-      continue;
-    }
-    if (kw->on_off) {
-      if (PyObject_IsTrue(item.second.ptr()) == 1) kw->set(o, "true");
-      continue;
-    }
-    if (is_bool) {
-      if (!item.second.template cast<bool>()) continue;
-      throw pybind11::value_error(flag + ": 1 required " + "value missing");
-    }
-    kw->set(o, flag_value(item.second));
-  }
-  if (!unexpected.empty()) unexpected_arguments(unexpected);
-}
 
 // Sets `row`'s field (and mirror) of `target` from the flag's text as the CLI converts and
 // checks it.

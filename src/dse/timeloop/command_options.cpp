@@ -80,11 +80,9 @@ const options::Table<MapCommandOptions>& map_option_table() {
           "120 columns",
           options::CliSwitch{}}
           .not_with_timeloop(),
-      Row{"--batch", "Batch size (zoo models)", M(zoo.batch)}.also(TL(zoo.batch)),
-      Row{"--seq", "Sequence length (zoo language models)", M(zoo.seq_len)}
-          .also(TL(zoo.seq_len))
-          .positive_only(),
-      Row{"--image", "Image side in pixels (zoo vision models)", M(zoo.image_size)}
+      Row{"--batch", options::kBatchHelp, M(zoo.batch)}.also(TL(zoo.batch)),
+      Row{"--seq", options::kSeqHelp, M(zoo.seq_len)}.also(TL(zoo.seq_len)).positive_only(),
+      Row{"--image", options::kImageHelp, M(zoo.image_size)}
           .also(TL(zoo.image_size))
           .positive_only(),
   };
@@ -159,11 +157,9 @@ const options::Table<CodesignCommandOptions>& codesign_option_table() {
       Row{"--wide", "Also each layer's mapping in the table (wider than 120 columns)",
           options::CliSwitch{}}
           .not_with_timeloop(),
-      Row{"--batch", "Batch size (zoo models)", M(zoo.batch)}.also(TL(zoo.batch)),
-      Row{"--seq", "Sequence length (zoo language models)", M(zoo.seq_len)}
-          .also(TL(zoo.seq_len))
-          .positive_only(),
-      Row{"--image", "Image side in pixels (zoo vision models)", M(zoo.image_size)}
+      Row{"--batch", options::kBatchHelp, M(zoo.batch)}.also(TL(zoo.batch)),
+      Row{"--seq", options::kSeqHelp, M(zoo.seq_len)}.also(TL(zoo.seq_len)).positive_only(),
+      Row{"--image", options::kImageHelp, M(zoo.image_size)}
           .also(TL(zoo.image_size))
           .positive_only(),
       {"--ert", "Timeloop template: its Accelergy ERT (default: the *ERT.yaml beside it)", TL(ert)},
