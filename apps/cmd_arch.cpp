@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "option_table.h"
 #include "sparsemap/arch/area.h"
 #include "sparsemap/arch/describe.h"
 #include "sparsemap/arch/maestro_hierarchy.h"
@@ -92,17 +93,24 @@ struct ArchArgs {
   std::string json;
 };
 
+const options::Table<ArchArgs>& arch_options() {
+  static const options::Table<ArchArgs> table = {
+      {"--list", "List the presets with their sources", SM_FIELD(ArchArgs, list)},
+      {"--hierarchy",
+       "Also show the three-level storage hierarchy (levels, ERT, ART); JSON key \"hierarchy\"",
+       SM_FIELD(ArchArgs, hierarchy)},
+      {"hw", "Preset name, MAESTRO hardware file (.m) or YAML file", SM_FIELD(ArchArgs, hw)},
+      {"--json", options::kJsonHelp, SM_FIELD(ArchArgs, json)},
+  };
+  return table;
+}
+
 }  // namespace
 
 void register_arch(CLI::App& app) {
   auto* cmd = app.add_subcommand("arch", "Show an accelerator preset or file, or list the presets");
   auto args = std::make_shared<ArchArgs>();
-  cmd->add_flag("--list", args->list, "List the presets with their sources");
-  cmd->add_flag("--hierarchy", args->hierarchy,
-                "Also show the three-level storage hierarchy (levels, ERT, ART); JSON key "
-                "\"hierarchy\"");
-  cmd->add_option("hw", args->hw, "Preset name, MAESTRO hardware file (.m) or YAML file");
-  cmd->add_option("--json", args->json, "Write JSON to FILE, or - for stdout");
+  add_options(cmd, arch_options(), *args);
   cmd->callback([args] {
     const bool text = args->json != "-";
     if (args->list || args->hw.empty()) {

@@ -2,14 +2,20 @@
 #include <iostream>
 
 #include "commands.h"
+#include "option_table.h"
 
 namespace sparsemap::cli {
 
 void register_models(CLI::App& app) {
   auto* cmd = app.add_subcommand("models", "List the built-in model zoo (batch 1, default sizes)");
-  auto json_dest = std::make_shared<std::string>();
-  cmd->add_option("--json", *json_dest, "Write JSON to FILE, or - for stdout");
-  cmd->callback([json_dest] {
+  struct ModelsArgs {
+    std::string json;
+  };
+  static const options::Table<ModelsArgs> flags = {
+      {"--json", options::kJsonHelp, SM_FIELD(ModelsArgs, json)}};
+  auto args = std::make_shared<ModelsArgs>();
+  add_options(cmd, flags, *args);
+  cmd->callback([args] {
     Table table({"model", "layers", "gemm_layers", "macs", "params", "description"});
     const nlohmann::json zoo = workload::zoo_json();
     for (const auto& m : zoo["models"])
@@ -17,8 +23,8 @@ void register_models(CLI::App& app) {
                  std::to_string(m["gemm_layers"].get<size_t>()),
                  with_commas(m["macs"].get<int64_t>()), with_commas(m["params"].get<int64_t>()),
                  m["description"]});
-    if (json_dest->empty() || *json_dest != "-") std::cout << table.str();
-    if (!json_dest->empty()) write_json(zoo, *json_dest);
+    if (args->json.empty() || args->json != "-") std::cout << table.str();
+    if (!args->json.empty()) write_json(zoo, args->json);
   });
 }
 

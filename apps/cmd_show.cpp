@@ -22,7 +22,7 @@ const options::Table<ShowArgs>& show_options() {
           .required(),
       // The zoo validates the sizes (InputError naming the limit); --seq and --image positive.
       SM_ZOO_OPTIONS(ShowArgs, zoo),
-      {"--json", "Write JSON to FILE, or - for stdout", SM_FIELD(ShowArgs, json)},
+      {"--json", options::kJsonHelp, SM_FIELD(ShowArgs, json)},
   };
   return table;
 }

@@ -68,6 +68,9 @@ struct Option {
 template <class T>
 using Table = std::vector<Option<T>>;
 
+// The help of the CLI's --json (a CliValue row, or a field of a command of the CLI only).
+inline constexpr const char* kJsonHelp = "Write JSON to FILE, or - for stdout";
+
 // The help of --batch, --seq and --image: a zoo model's sizes.
 inline constexpr const char* kBatchHelp = "Batch size (zoo models)";
 inline constexpr const char* kSeqHelp = "Sequence length (zoo language models)";

@@ -18,7 +18,7 @@ const options::Table<prune_study::Options>& prune_study::option_table() {
       {"--threads", "Threads for the kernels and OpenBLAS (0 = all)", F(threads)},
       {"--seed", "Seed of the random matrices", F(seed)},
       {"--min-ms", "Minimum time per measurement, ms", F(min_ms)},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       {"--plot",
        "Render speedup vs sparsity to FILE.png or FILE.svg (gnuplot; also writes FILE.dat "
        "and FILE.gp beside it, replacing them)",
@@ -42,7 +42,7 @@ const options::Table<spmm_bench::Options>& spmm_bench::option_table() {
       {"--min-reps", "Minimum repeats per measurement", F(min_reps)},
       Row{"--stat", "Statistic of the repeats: median or min", F(stat)}.one_of({"median", "min"}),
       {"--detail", "Print one line per shape, format and sparsity", options::CliSwitch{}},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
   };
 #undef F
   return table;

@@ -21,7 +21,7 @@ const options::Table<Options>& option_table() {
       {"--v-head-dim", "Override F (V head dimension)", F(v_head_dim)},
       {"--d-model", "Override the model dimension", F(d_model)},
       {"--ffn", "Override the FFN dimension", F(ffn)},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       {"--plot", "Speedup and DRAM traffic vs N, log x (FILE.png or .svg)", options::CliValue{}},
       {"--table",
        "The four models on flat-edge and flat-cloud (512..64K; cloud +256K, 1M) beside the "

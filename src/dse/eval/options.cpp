@@ -21,7 +21,7 @@ const options::Table<Options>& option_table() {
         {"--enforce-buffers",
          "A mapping that needs more L1/L2 than the accelerator has is infeasible",
          F(enforce_buffers)},
-        {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+        {"--json", options::kJsonHelp, options::CliValue{}},
         {"--emit-m", "Write each evaluated layer (and accelerator.m) as MAESTRO files into DIR",
          F(emit_m)},
         {"--density", "Tensor densities: W=0.25,I=1.0 or W=0.1:0.5", F(density)},
@@ -60,7 +60,7 @@ const options::Table<TimeloopOptions>& timeloop_option_table() {
        "skipped and metadata actions, utilisation with gated computes, no leakage; "
        "docs/sparseloop.md)",
        F(timeloop_303)},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       {"--emit-map", "Write the mapping it evaluated as Timeloop's map.yaml to FILE", F(emit_map)},
   };
 #undef F

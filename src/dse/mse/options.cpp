@@ -18,7 +18,7 @@ const options::Table<Options>& option_table() {
       {"--maestro-compatible", "Only mappings MAESTRO runs as written (R, S untiled)",
        F(maestro_compatible)},
       {"--max-layers", "Only the first N distinct layers per model", F(max_layers)},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       {"--csv", "Write the convergence curves as CSV", F(csv)},
       {"--plot",
        "Render the convergence curves to FILE.png or FILE.svg (also writes FILE.csv, FILE.dat "

@@ -26,7 +26,7 @@ const options::Table<Options>& option_table() {
        F(job_table)},
       {"--warm-start", "JSON of an earlier run (another batch): its schedule seeds G#",
        F(warm_start)},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       {"--plot", "Gantt chart with the bandwidth in use (FILE.png or .svg)", F(plot)},
       Row{"--init", "G#'s first generation: random, or heuristics (their schedules join it)",
           F(init)}

@@ -67,7 +67,7 @@ const options::Table<MapCommandOptions>& map_option_table() {
       Row{"--checkpoint-every", "Samples between search checkpoints", M(checkpoint_every)}.also(
           TL(checkpoint_every)),
       Row{"--resume", "Continue a run from its checkpoint FILE", M(resume)}.also(TL(resume)),
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       Row{"--emit-m", "Write the mapped network as MAESTRO files into DIR", M(emit_m)}
           .not_with_timeloop(),
       Row{"--compare-dataflows",
@@ -140,7 +140,7 @@ const options::Table<CodesignCommandOptions>& codesign_option_table() {
       Row{"--checkpoint-every", "Samples between checkpoints", M(checkpoint_every)}
           .not_with_timeloop(),
       Row{"--resume", "Continue from the checkpoint FILE", M(resume)}.not_with_timeloop(),
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       Row{"--plot",
           "Plot the latency-area Pareto front (FILE.png or .svg; also writes FILE.csv and FILE.gp "
           "beside it, replacing them)",

@@ -40,7 +40,7 @@ const options::Table<Options>& option_table() {
        F(hw)},
       {"--dataflow", "With --hw: a dataflow template (kcp_ws, xp_ws, yxp_os) or best", F(dataflow)},
       {"--taxonomy", "Taxonomy JSON (none: the built-in data/nongemm_taxonomy.json)", F(taxonomy)},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       {"--trace", "Write a Chrome trace (JSON) of the active runs", F(trace)},
       {"--plot",
        "Stacked-bar plot of the groups, FILE.png or FILE.svg (also writes FILE.csv and FILE.gp "

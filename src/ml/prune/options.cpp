@@ -21,7 +21,7 @@ options::Table<Options> common() {
       Row{"--optimizer", "sgd, adam or adamw", SM_FIELD(O, optimizer)},
       Row{"--seed", "Seed of the model, the batches and the masks", SM_FIELD(O, seed)},
       Row{"--batch", "Batch size", SM_FIELD(O, batch)},
-      Row{"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      Row{"--json", options::kJsonHelp, options::CliValue{}},
       Row{"--quiet", "No table or progress output", options::CliSwitch{}},
   };
 }

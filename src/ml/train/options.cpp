@@ -39,7 +39,7 @@ const options::Table<Options>& option_table() {
       {"--threads", "libtorch threads (0: all cores)", F(threads)},
       {"--checkpoint", "Write a checkpoint here at every evaluation", F(checkpoint)},
       {"--resume", "Continue from this checkpoint", F(resume)},
-      {"--json", "Write JSON to FILE, or - for stdout", options::CliValue{}},
+      {"--json", options::kJsonHelp, options::CliValue{}},
       {"--quiet", "No progress or summary", options::CliSwitch{}},
   };
 #undef F
