@@ -2,9 +2,7 @@
 `sparsemap <command> ... --json FILE` for the same seed (dict equality after dropping the
 wall-clock fields), and bad arguments raise the CLI's one-line message."""
 import importlib.util
-import json
 import os
-import pathlib
 import subprocess
 import sys
 
@@ -12,10 +10,9 @@ import pytest
 
 import sparsemap as sm
 
-SOURCE = pathlib.Path(os.environ.get("SPARSEMAP_SOURCE_DIR",
-                                     pathlib.Path(__file__).resolve().parents[2]))
-BUILD = pathlib.Path(os.environ.get("SPARSEMAP_BUILD_DIR", SOURCE / "build"))
-CLI = BUILD / "sparsemap"
+from cli_support import CLI, SOURCE, without
+from cli_support import cli_error as cli_error_line
+from cli_support import cli_json as cli_json_plain
 
 # Fields that measure time, not results.
 TIMING = {"wall_s", "wall_s_first", "wall_s_per_seed", "load_s", "convergence_seconds",
@@ -23,32 +20,15 @@ TIMING = {"wall_s", "wall_s_first", "wall_s_per_seed", "load_s", "convergence_se
 
 
 def deterministic(x):
-    if isinstance(x, dict):
-        return {k: deterministic(v) for k, v in x.items() if k not in TIMING}
-    if isinstance(x, list):
-        return [deterministic(v) for v in x]
-    return x
+    return without(x, TIMING)
 
 
 def cli_json(tmp_path, *args, quiet=True):
-    if not CLI.exists():
-        pytest.skip(f"no CLI at {CLI} (set SPARSEMAP_BUILD_DIR)")
-    out = tmp_path / "cli.json"
-    r = subprocess.run([str(CLI), *args, "--json", str(out), *(["--quiet"] if quiet else [])],
-                       cwd=SOURCE,
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return json.loads(out.read_text())
+    return cli_json_plain(tmp_path, *args, *(["--quiet"] if quiet else []))
 
 
 def cli_error(*args):
-    if not CLI.exists():
-        pytest.skip(f"no CLI at {CLI}")
-    r = subprocess.run([str(CLI), *args], cwd=SOURCE, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2
-    line = r.stderr.strip()
-    assert "\n" not in line
-    return line.removeprefix("sparsemap: ")
+    return cli_error_line(*args, one_line=True)
 
 
 def test_map_model_equals_the_cli(tmp_path):
@@ -469,13 +449,6 @@ def test_ctrl_c_stops_a_search_within_a_second(call):
 REPORT_TINY = {"budget": 20, "codesign_budget": 20, "spmm_shapes": 0}
 REPORT_FLAGS = ["--budget", "20", "--codesign-budget", "20", "--spmm-shapes", "0"]
 
-
-def without(x, keys):
-    if isinstance(x, dict):
-        return {k: without(v, keys) for k, v in x.items() if k not in keys}
-    if isinstance(x, list):
-        return [without(v, keys) for v in x]
-    return x
 
 
 def test_report_writes_the_page_and_equals_the_cli(tmp_path):

@@ -2,19 +2,13 @@
 measure::spmm_bench::run: on a tiny shape their dicts have the CLI's keys and, but for the
 timings (and what the timings decide), the values of `sparsemap <command> ... --json`; bad
 keywords raise the CLI's line."""
-import json
-import os
-import pathlib
-import subprocess
 
 import pytest
 
 import sparsemap as sm
 
-SOURCE = pathlib.Path(os.environ.get("SPARSEMAP_SOURCE_DIR",
-                                     pathlib.Path(__file__).resolve().parents[2]))
-BUILD = pathlib.Path(os.environ.get("SPARSEMAP_BUILD_DIR", SOURCE / "build"))
-CLI = BUILD / "sparsemap"
+from cli_support import cli_error
+from cli_support import cli_json as cli
 
 # Keys whose values are timings, or decided by timings (the adaptive picks but their shape).
 TIMED = {"ms", "dense_ms", "speedup", "speedup_vs_unstructured", "min_ms", "dense_min_ms",
@@ -35,24 +29,6 @@ def masked(x):
     if isinstance(x, list):
         return [masked(v) for v in x]
     return x
-
-
-def cli(tmp_path, *args):
-    if not CLI.exists():
-        pytest.skip(f"no CLI at {CLI} (set SPARSEMAP_BUILD_DIR)")
-    out = tmp_path / "cli.json"
-    r = subprocess.run([str(CLI), *args, "--json", str(out)], cwd=SOURCE, capture_output=True,
-                       text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return json.loads(out.read_text())
-
-
-def cli_error(*args):
-    if not CLI.exists():
-        pytest.skip(f"no CLI at {CLI}")
-    r = subprocess.run([str(CLI), *args], cwd=SOURCE, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2
-    return r.stderr.strip().splitlines()[0].removeprefix("sparsemap: ")
 
 
 def test_prune_study_equals_the_cli(tmp_path):

@@ -3,29 +3,15 @@ system's option table (the one the CLI registers its flags from): the docstring 
 table's rows with the CLI's defaults and help, and a keyword is converted and refused as the
 CLI converts and refuses its flag (the CLI's first error line)."""
 import importlib.util
-import os
-import pathlib
-import subprocess
 
 import pytest
 
 import sparsemap as sm
 
-SOURCE = pathlib.Path(os.environ.get("SPARSEMAP_SOURCE_DIR",
-                                     pathlib.Path(__file__).resolve().parents[2]))
-BUILD = pathlib.Path(os.environ.get("SPARSEMAP_BUILD_DIR", SOURCE / "build"))
-CLI = BUILD / "sparsemap"
+from cli_support import SOURCE
+from cli_support import cli_error as cli_line
 HAVE_ML = importlib.util.find_spec("sparsemap._ml") is not None
 HWALLOC_MODEL = str(SOURCE / "tests/data/confuciux/models/resnet18.csv")
-
-
-def cli_line(*args):
-    """The first line `sparsemap ARGS` prints for a refused flag (exit 2), without its prefix."""
-    if not CLI.exists():
-        pytest.skip(f"no CLI at {CLI}")
-    r = subprocess.run([str(CLI), *args], cwd=SOURCE, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2, r.stderr
-    return r.stderr.splitlines()[0].removeprefix("sparsemap: ")
 
 
 def test_docstrings_list_the_tables_rows_with_the_clis_defaults():

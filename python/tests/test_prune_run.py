@@ -2,19 +2,14 @@
 sparsemap._ml: their dicts equal the CLI's --json (less the timings), and their errors are the
 CLI's lines."""
 import importlib.util
-import json
-import os
-import pathlib
-import subprocess
 
 import pytest
 
 import sparsemap as sm
 
-SOURCE = pathlib.Path(os.environ.get("SPARSEMAP_SOURCE_DIR",
-                                     pathlib.Path(__file__).resolve().parents[2]))
-BUILD = pathlib.Path(os.environ.get("SPARSEMAP_BUILD_DIR", SOURCE / "build"))
-CLI = BUILD / "sparsemap"
+from cli_support import run_cli as cli
+from cli_support import cli_json as cli_json_file
+from cli_support import without
 HAVE_ML = importlib.util.find_spec("sparsemap._ml") is not None
 
 # The fields that are wall times (or ratios of them), not results.
@@ -25,31 +20,13 @@ TIMES = {"step_ms", "hook_ms_per_step", "train_ms", "elapsed_s", "dense_step_ms"
 TINY = dict(data="synthetic", train_limit=256, test_limit=64, epochs=1, batch=64, threads=1)
 
 
-def without(x, keys):
-    if isinstance(x, dict):
-        return {k: without(v, keys) for k, v in x.items() if k not in keys}
-    if isinstance(x, list):
-        return [without(v, keys) for v in x]
-    return x
-
-
 def flags(kw):
     return [x for k, v in kw.items() for x in (
         [f"--{k.replace('_', '-')}"] if v is True else [f"--{k.replace('_', '-')}", str(v)])]
 
 
-def cli(*args):
-    if not CLI.exists():
-        pytest.skip(f"no CLI at {CLI} (set SPARSEMAP_BUILD_DIR)")
-    return subprocess.run([str(CLI), *map(str, args)], capture_output=True, text=True,
-                          timeout=120, cwd=SOURCE)
-
-
 def cli_json(tmp_path, command, kw):
-    out = tmp_path / "cli.json"
-    r = cli(command, *flags(kw), "--json", out, "--quiet")
-    assert r.returncode == 0, r.stderr
-    return json.loads(out.read_text())
+    return cli_json_file(tmp_path, command, *flags(kw), "--quiet")
 
 
 needs_ml = pytest.mark.skipif(not HAVE_ML, reason="sparsemap._ml not built (no libtorch)")

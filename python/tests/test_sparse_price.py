@@ -2,26 +2,18 @@
 ... --json FILE` for the same seed on a tiny case (no --spmm: nothing timed, every field is
 deterministic), and bad keywords raise the CLI's one-line message."""
 import json
-import os
-import pathlib
-import subprocess
 
 import pytest
 
 import sparsemap as sm
 
-SOURCE = pathlib.Path(os.environ.get("SPARSEMAP_SOURCE_DIR",
-                                     pathlib.Path(__file__).resolve().parents[2]))
-BUILD = pathlib.Path(os.environ.get("SPARSEMAP_BUILD_DIR", SOURCE / "build"))
-CLI = BUILD / "sparsemap"
+from cli_support import SOURCE, run_cli
+
 DESIGN = SOURCE / "tests/data/sparseloop/04.2.1-eyeriss-like-gating"
 
 
 def cli(*args):
-    if not CLI.exists():
-        pytest.skip(f"no CLI at {CLI} (set SPARSEMAP_BUILD_DIR)")
-    return subprocess.run([str(CLI), "sparse-price", *args], cwd=SOURCE, capture_output=True,
-                          text=True, timeout=300)
+    return run_cli("sparse-price", *args, timeout=300)
 
 
 def test_sparse_price_equals_the_cli(tmp_path):
