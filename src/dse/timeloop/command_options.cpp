@@ -3,6 +3,19 @@
 
 namespace sparsemap::dse::timeloop {
 
+// Rows of both systems, mirrored, inside a table's braces (with Row, M and TL defined): --seed
+// and --threads, and the zoo's sizes.
+#define SM_SEED_THREADS_ROWS                                                                 \
+  Row{"--seed", "Random seed", M(seed)}.also(TL(seed)),                                      \
+      Row{"--threads", "Evaluation threads (results do not depend on it)", M(threads)}.also( \
+          TL(threads))
+#define SM_ZOO_ROWS                                                                          \
+  Row{"--batch", options::kBatchHelp, M(zoo.batch)}.also(TL(zoo.batch)),                     \
+      Row{"--seq", options::kSeqHelp, M(zoo.seq_len)}.also(TL(zoo.seq_len)).positive_only(), \
+      Row{"--image", options::kImageHelp, M(zoo.image_size)}                                 \
+          .also(TL(zoo.image_size))                                                          \
+          .positive_only()
+
 const options::Table<MapCommandOptions>& map_option_table() {
   using T = MapCommandOptions;
   using Row = options::Option<T>;
@@ -30,9 +43,7 @@ const options::Table<MapCommandOptions>& map_option_table() {
           .also(TL(algo)),
       Row{"--budget", "Samples (cost evaluations) per distinct layer", M(budget)}.also(TL(budget)),
       Row{"--objective", "latency, energy, edp or throughput", M(objective)}.also(TL(objective)),
-      Row{"--seed", "Random seed", M(seed)}.also(TL(seed)),
-      Row{"--threads", "Evaluation threads (results do not depend on it)", M(threads)}.also(
-          TL(threads)),
+      SM_SEED_THREADS_ROWS,
       Row{"--levels", "Maximum cluster levels (1 to 4)", M(levels)}.not_with_timeloop(),
       Row{"--divisors-only", "Only tiles that divide their parent", M(divisors_only)}
           .not_with_timeloop(),
@@ -80,11 +91,7 @@ const options::Table<MapCommandOptions>& map_option_table() {
           "120 columns",
           options::CliSwitch{}}
           .not_with_timeloop(),
-      Row{"--batch", options::kBatchHelp, M(zoo.batch)}.also(TL(zoo.batch)),
-      Row{"--seq", options::kSeqHelp, M(zoo.seq_len)}.also(TL(zoo.seq_len)).positive_only(),
-      Row{"--image", options::kImageHelp, M(zoo.image_size)}
-          .also(TL(zoo.image_size))
-          .positive_only(),
+      SM_ZOO_ROWS,
   };
 #undef M
 #undef TL
@@ -113,9 +120,7 @@ const options::Table<CodesignCommandOptions>& codesign_option_table() {
           M(objective)}
           .also(TL(objective)),
       Row{"--budget", "Samples: evaluations of a whole-model design", M(budget)}.also(TL(budget)),
-      Row{"--seed", "Random seed", M(seed)}.also(TL(seed)),
-      Row{"--threads", "Evaluation threads (results do not depend on it)", M(threads)}.also(
-          TL(threads)),
+      SM_SEED_THREADS_ROWS,
       Row{"--hw",
           "Template accelerator for bandwidths, energies, clock and area constants; its PEs and "
           "buffers are searched",
@@ -157,11 +162,7 @@ const options::Table<CodesignCommandOptions>& codesign_option_table() {
       Row{"--wide", "Also each layer's mapping in the table (wider than 120 columns)",
           options::CliSwitch{}}
           .not_with_timeloop(),
-      Row{"--batch", options::kBatchHelp, M(zoo.batch)}.also(TL(zoo.batch)),
-      Row{"--seq", options::kSeqHelp, M(zoo.seq_len)}.also(TL(zoo.seq_len)).positive_only(),
-      Row{"--image", options::kImageHelp, M(zoo.image_size)}
-          .also(TL(zoo.image_size))
-          .positive_only(),
+      SM_ZOO_ROWS,
       {"--ert", "Timeloop template: its Accelergy ERT (default: the *ERT.yaml beside it)", TL(ert)},
       {"--art", "Timeloop template: its Accelergy ART (default: the *ART.yaml beside it)", TL(art)},
       {"--map-budget", "Timeloop template: loop-nest evaluations per layer for each design",
@@ -175,5 +176,8 @@ const options::Table<CodesignCommandOptions>& codesign_option_table() {
 #undef TL
   return table;
 }
+
+#undef SM_SEED_THREADS_ROWS
+#undef SM_ZOO_ROWS
 
 }  // namespace sparsemap::dse::timeloop
