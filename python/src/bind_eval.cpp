@@ -2,13 +2,15 @@
 // with the GIL released; returns to_json(result) as a dict, the CLI's JSON (`sparsemap eval`).
 // Keywords are the command's flags (keywords.h), read with the CLI's conversions and errors;
 // timeloop= (a file or a list of files) evaluates Timeloop's inputs as `sparsemap timeloop`
-// does.
+// does; sparsemap.timeloop(*files, **kw) is that command with its own flags (hw=, no_leakage=,
+// timeloop_3_0_3=, emit_map=), dse::eval::run_timeloop called directly.
 #include <pybind11/stl.h>
 
 #include "bindings.h"
 #include "keywords.h"
 #include "sparsemap/arch/arch.h"
 #include "sparsemap/dse/eval/run.h"
+#include "sparsemap/dse/eval/timeloop.h"
 
 namespace sparsemap::python {
 
@@ -66,6 +68,32 @@ void bind_eval(py::module_& m, const std::string& how) {
        "gives `sparsemap timeloop`'s JSON." +
        how + " A run where no layer is feasible raises ValueError, as the CLI exits 2." +
        describe_options(ev::option_table()))
+          .c_str());
+}
+
+void bind_timeloop_command(py::module_& m) {
+  m.def(
+      "timeloop",
+      [](py::args files, py::kwargs kw) -> py::object {
+        ev::TimeloopOptions o;
+        o.files = timeloop_files(py::tuple(files));
+        if (kw.contains("emit_map") && !py::object(kw["emit_map"]).is_none())
+          kw["emit_map"] = py::str(fspath(kw["emit_map"]));
+        read_options(kw, ev::timeloop_option_table(), o, {"progress"});
+        if (o.files.empty())
+          throw py::value_error("files is required");  // CLI11's line for the positional
+        const ev::TimeloopResult r =
+            run_released(progress_argument(kw),
+                         [&o](search::Observer& obs) { return ev::run_timeloop(o, obs); });
+        ev::write_outputs(r);
+        return json_object(ev::to_json(r));
+      },
+      ("`sparsemap timeloop FILES`: Timeloop/Accelergy YAML files (str or PathLike: an "
+       "architecture, a problem, a mapping, an ERT; or a parsed-processed-input.yaml) through "
+       "the loop-nest model (Sparseloop's when they hold sparse_optimizations); returns the JSON "
+       "of `sparsemap timeloop --json` as a typed result. Keyword arguments are the command's "
+       "flags; bad inputs raise ValueError with the CLI's line." +
+       describe_options(ev::timeloop_option_table()))
           .c_str());
 }
 

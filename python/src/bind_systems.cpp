@@ -1,9 +1,9 @@
 // The system functions (map_model, codesign, attention, fuse, schedule, hwalloc, report, mse,
-// eval_model, prune_study, spmm_bench, sparse_price): each reads its keywords into the system's
-// Options (keywords.h) and calls its run() with the GIL released; python/sparsemap/__init__.py
-// wraps what they return (the CLI's JSON) in typed results. _ml_keywords gives the keyword lists
-// of the functions of sparsemap._ml, whose option tables are torch-free (in the core library), so
-// that their docstrings need not load libtorch.
+// eval_model, timeloop, prune_study, spmm_bench, sparse_price): each reads its keywords into the
+// system's Options (keywords.h) and calls its run() with the GIL released;
+// python/sparsemap/__init__.py wraps what they return (the CLI's JSON) in typed results.
+// _ml_keywords gives the keyword lists of the functions of sparsemap._ml, whose option tables are
+// torch-free (in the core library), so that their docstrings need not load libtorch.
 #include "bindings.h"
 #include "keywords.h"
 #include "sparsemap/ml/fusion/run.h"
@@ -48,6 +48,7 @@ void bind_systems(pybind11::module_& m) {
   bind_report(m, how);
   bind_mse(m, how);
   bind_eval(m, how);
+  bind_timeloop_command(m);
   bind_measure(m, how);
   bind_sparse_price(m, how);
   m.def("_ml_keywords", &ml_keywords, pybind11::arg("name"),

@@ -44,6 +44,8 @@ void bind_schedule(pybind11::module_& m, const std::string& how);
 void bind_mse(pybind11::module_& m, const std::string& how);
 // eval_model: dse::eval::run called directly (bind_eval.cpp).
 void bind_eval(pybind11::module_& m, const std::string& how);
+// timeloop(*files, **kw): dse::eval::run_timeloop called directly (bind_eval.cpp).
+void bind_timeloop_command(pybind11::module_& m);
 // prune_study and spmm_bench: measure::prune_study::run and measure::spmm_bench::run called
 // directly (bind_measure.cpp).
 void bind_measure(pybind11::module_& m, const std::string& how);

@@ -108,12 +108,16 @@ std::string default_text(uint64_t v) { return std::to_string(v); }
 std::string default_text(double v) { return py::str(py::repr(py::float_(v))); }
 std::string default_text(const std::string& v) { return v.empty() ? "None" : "'" + v + "'"; }
 
+std::string key_of(const std::string& flag) {
+  std::string key = flag.substr(flag.find_first_not_of('-'));
+  for (char& c : key)
+    if (c == '-' || c == '.') c = '_';
+  return key;
+}
+
 std::string keyword_line(const std::string& flag, const std::string& type,
                          const std::string& default_value, const std::string& help) {
-  std::string key = flag.substr(2);
-  for (char& c : key)
-    if (c == '-') c = '_';
-  return "  " + key + " (" + type + ", default " + default_value + "): " + help + "\n";
+  return "  " + key_of(flag) + " (" + type + ", default " + default_value + "): " + help + "\n";
 }
 
 void unexpected_arguments(const std::vector<std::string>& args) {

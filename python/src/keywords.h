@@ -40,6 +40,8 @@ std::vector<std::string> split_values(const std::string& text, char delimiter);
 
 // "--foo-bar" for foo_bar.
 std::string flag_of(const std::string& key);
+// The keyword of a flag: foo_bar for "--foo-bar", timeloop_3_0_3 for "--timeloop-3.0.3".
+std::string key_of(const std::string& flag);
 
 // Raises ValueError with CLI11's line for flags it does not know ("The following argument was
 // not expected: --colour" / "... arguments were not expected: blue --colour"), `args` being
@@ -120,8 +122,8 @@ void read_options(const pybind11::kwargs& kwargs, const options::Table<T>& table
     const options::Option<T>* row = nullptr;
     bool negated = false;
     for (const auto& r : table) {
-      if (r.name() == flag) row = &r;
-      if (!r.negation().empty() && r.negation() == flag) row = &r, negated = true;
+      if (key_of(r.name()) == key) row = &r;
+      if (!r.negation().empty() && key_of(r.negation()) == key) row = &r, negated = true;
     }
     const bool is_bool = pybind11::isinstance<pybind11::bool_>(item.second);
     if (!row) {
@@ -147,7 +149,7 @@ void read_options(const pybind11::kwargs& kwargs, const options::Table<T>& table
 
 // One line per keyword of `table` for a docstring: "  foo_bar (int, default 3): HELP", the
 // default read from `defaults` (a default-constructed target); the CLI's own rows (json=,
-// quiet=, ...) left out.
+// quiet=, ...) and positional rows left out.
 std::string default_text(bool v);
 std::string default_text(int v);
 std::string default_text(int64_t v);
@@ -167,27 +169,28 @@ template <class T>
 std::string describe_options(const options::Table<T>& table, T defaults = T{}) {
   std::string out = "\n\nKeywords (the CLI's flags; defaults as its --help shows them):\n";
   for (const auto& row : table)
-    std::visit(
-        [&](auto field) {
-          if constexpr (std::is_pointer_v<decltype(field)>) {
-            const auto& v = field(defaults);
-            using V = std::decay_t<decltype(v)>;
-            const char* type = std::is_same_v<V, bool>          ? "bool"
-                               : std::is_same_v<V, double>      ? "float"
-                               : std::is_same_v<V, std::string> ? "str"
-                               : std::is_arithmetic_v<V>        ? "int"
-                                                                : "list";
-            if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>)
-              out += keyword_line(
-                  row.name(), type,
-                  default_text(
-                      static_cast<std::conditional_t<std::is_signed_v<V>, int64_t, uint64_t>>(v)),
-                  row.help);
-            else
-              out += keyword_line(row.name(), type, default_text(v), row.help);
-          }
-        },
-        row.field);
+    if (row.name().rfind("--", 0) == 0)  // a positional row is the function's own argument
+      std::visit(
+          [&](auto field) {
+            if constexpr (std::is_pointer_v<decltype(field)>) {
+              const auto& v = field(defaults);
+              using V = std::decay_t<decltype(v)>;
+              const char* type = std::is_same_v<V, bool>          ? "bool"
+                                 : std::is_same_v<V, double>      ? "float"
+                                 : std::is_same_v<V, std::string> ? "str"
+                                 : std::is_arithmetic_v<V>        ? "int"
+                                                                  : "list";
+              if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>)
+                out += keyword_line(
+                    row.name(), type,
+                    default_text(
+                        static_cast<std::conditional_t<std::is_signed_v<V>, int64_t, uint64_t>>(v)),
+                    row.help);
+              else
+                out += keyword_line(row.name(), type, default_text(v), row.help);
+            }
+          },
+          row.field);
   return out;
 }
 
@@ -201,7 +204,7 @@ void refuse_with_timeloop(const pybind11::kwargs& kwargs, const options::Table<T
     if (!row.timeloop_refuses) continue;
     for (auto item : kwargs) {
       const pybind11::handle v = item.second;
-      if (flag_of(pybind11::str(item.first)) != row.name() || v.is_none() ||
+      if (std::string(pybind11::str(item.first)) != key_of(row.name()) || v.is_none() ||
           (pybind11::isinstance<pybind11::bool_>(v) && !v.cast<bool>()))
         continue;
       throw InputError({"<flag " + row.name() + ">"}, row.name() + " " + why);

@@ -241,6 +241,27 @@ def test_eval_model_with_timeloop_files_equals_the_cli(tmp_path):
         sm.eval_model(hw="gamma-edge", timeloop=files)
 
 
+def test_timeloop_takes_the_commands_flags(tmp_path):
+    kp = SOURCE / "tests/data/timeloop/04-model-conv1d+oc-3levelspatial/ref-output/kp"
+    files = [kp / "timeloop-model.ERT.yaml", kp / "parsed-processed-input.yaml"]
+    emitted = tmp_path / "map.yaml"
+    got = sm.timeloop(*files, no_leakage=True, timeloop_3_0_3=True, emit_map=emitted)
+    assert isinstance(got, sm.EvalResult) and got.cycles == 3072
+    want = cli_json(tmp_path, "timeloop", *map(str, files), "--no-leakage", "--timeloop-3.0.3",
+                    quiet=False)
+    assert got.to_dict() == want
+    assert emitted.read_text().startswith("mapping:")
+    # a preset's hierarchy in place of the files' architecture: the files hold one, so refused
+    line = cli_error("timeloop", *map(str, files), "--hw", "gamma-edge")
+    with pytest.raises(ValueError) as e:
+        sm.timeloop(*files, hw="gamma-edge")
+    assert str(e.value) == line
+    with pytest.raises(ValueError, match="files is required"):
+        sm.timeloop()
+    with pytest.raises(ValueError, match="The following argument was not expected: --leakage"):
+        sm.timeloop(*files, leakage=True)
+
+
 @pytest.mark.parametrize("call,args", [
     (lambda: sm.mse("ncf", budgets="20,0"), ["mse", "--models", "ncf", "--budgets", "20,0"]),
     (lambda: sm.mse("ncf", seeds=0), ["mse", "--models", "ncf", "--seeds", "0"]),

@@ -18,6 +18,7 @@ SYSTEMS = {
     "report": ("report", {"json", "quiet"}),
     "mse": ("mse", {"json", "quiet"}),
     "eval_model": ("eval", {"json"}),
+    "timeloop": ("timeloop", {"json"}),
     "prune_study": ("prune-study", {"json"}),
     "spmm_bench": ("spmm-bench", {"json", "detail"}),
     "sparse_price": ("sparse-price", {"json", "quiet"}),
@@ -31,7 +32,7 @@ SYSTEMS = {
 }
 
 HELP_FLAG = re.compile(r"^  (?:-h,)?--([a-z0-9.-]+)(?:,--[a-z-]+)?(?: ([A-Z]+)[^ =]*(?:=(\S+))?)?")
-DOC_KEYWORD = re.compile(r"^  ([a-z0-9_.]+) \((\w+), default (.*?)\): ", re.M)
+DOC_KEYWORD = re.compile(r"^  ([a-z0-9_]+) \((\w+), default (.*?)\): ", re.M)
 
 
 def help_flags(cli, command):
@@ -42,7 +43,7 @@ def help_flags(cli, command):
     for line in out.splitlines():
         m = HELP_FLAG.match(line)
         if m and m.group(1) != "help":
-            flags[m.group(1).replace("-", "_")] = m.group(3)
+            flags[m.group(1).replace("-", "_").replace(".", "_")] = m.group(3)
     return flags
 
 
@@ -63,7 +64,7 @@ def same_default(kind, doc, shown):
 def test_keywords_are_the_commands_flags_with_its_defaults(cli, function):
     command, cli_only = SYSTEMS[function]
     flags = help_flags(cli, command)
-    doc = {k.replace(".", "_"): (t, d) for k, t, d in DOC_KEYWORD.findall(getattr(sm, function).__doc__)}
+    doc = {k: (t, d) for k, t, d in DOC_KEYWORD.findall(getattr(sm, function).__doc__)}
     assert len(doc) >= 3 and cli_only <= set(flags), (doc, flags)
     assert set(doc) == set(flags) - cli_only, (sorted(set(doc) ^ (set(flags) - cli_only)))
     for key, (kind, default) in doc.items():
