@@ -95,9 +95,8 @@ std::vector<std::string> wrap_text(const std::string& text, size_t width);
 // Prints "sparsemap: warning: TEXT" on stderr, word-wrapped to kColumns (continuation lines
 // indented by two spaces).
 void print_warning(const std::string& text);
-// Before a timing run: a warning for each of OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE that is set
-// (OpenBLAS may then run a kernel slower than its best; the advice names `command`), and one
-// when the machine is busy. Only what is printed depends on the environment, never a result.
+// Before a timing run: prints measure::timing_environment_warnings(command) (OPENBLAS_CORETYPE
+// or OPENBLAS_L2_SIZE set, a busy machine) as warnings.
 void warn_timing_environment(const std::string& command);
 
 // A plain text table with right-aligned numeric columns. str() fits `max_columns`: when the

@@ -154,13 +154,7 @@ void print_warning(const std::string& text) {
 }
 
 void warn_timing_environment(const std::string& command) {
-  for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
-    if (const char* v = std::getenv(var))
-      print_warning(std::string(var) + "=" + v +
-                    " is set; OpenBLAS may pick a kernel up to 2x slower than its best. Measure "
-                    "with `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap " +
-                    command + " ...`");
-  if (const std::string w = measure::busy_machine_warning(); !w.empty()) print_warning(w);
+  for (const std::string& w : measure::timing_environment_warnings(command)) print_warning(w);
 }
 
 namespace {

@@ -2,7 +2,8 @@
 // measure::spmm_bench::run called directly (no CLI parsing, no captured output), with the GIL
 // released while they time the kernels; each returns to_json(result) as a dict, the CLI's JSON
 // (prune_study also writes the plot when plot= names one). Keywords are the commands' flags
-// (keywords.h). Unlike the CLI, they print no warning about OPENBLAS_CORETYPE or a busy machine.
+// (keywords.h). Before timing, each warns (UserWarning) of OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE
+// set and of a busy machine, as the CLI does on stderr.
 #include <pybind11/stl.h>
 
 #include "bindings.h"
@@ -23,8 +24,10 @@ void bind_measure(py::module_& m, const std::string& how) {
       [](py::kwargs kw) -> py::object {
         ps::Options o;
         read_options(kw, ps::option_table(), o, {"progress"});
-        const ps::Result r = run_released(progress_argument(kw),
-                                          [&o](search::Observer& obs) { return ps::run(o, obs); });
+        const ps::Plan plan = ps::plan(o);  // bad options refused before the warnings
+        warn_timing_environment("prune-study");
+        const ps::Result r = run_released(
+            progress_argument(kw), [&plan](search::Observer& obs) { return ps::run(plan, obs); });
         ps::write_plot(r);
         return json_object(ps::to_json(r));
       },
@@ -40,8 +43,10 @@ void bind_measure(py::module_& m, const std::string& how) {
       [](py::kwargs kw) -> py::object {
         sb::Options o;
         read_options(kw, sb::option_table(), o, {"progress"});
-        const sb::Result r = run_released(progress_argument(kw),
-                                          [&o](search::Observer& obs) { return sb::run(o, obs); });
+        const sb::Plan plan = sb::plan(o);  // bad options refused before the warnings
+        warn_timing_environment("spmm-bench");
+        const sb::Result r = run_released(
+            progress_argument(kw), [&plan](search::Observer& obs) { return sb::run(plan, obs); });
         return json_object(sb::to_json(r));
       },
       ("`sparsemap spmm-bench`: the sparse kernels timed against OpenBLAS sgemm (shapes=, "

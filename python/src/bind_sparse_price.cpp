@@ -28,6 +28,7 @@ void bind_sparse_price(py::module_& m, const std::string& how) {
             kw[key] = py::str(fspath(kw[key]));
         read_options(kw, sp::option_table(), o, {"progress"});
         if (o.hw.empty()) throw py::value_error("--hw is required");  // CLI11's line
+        if (o.spmm) warn_timing_environment("sparse-price --spmm");
         const sp::Result r = run_released(progress_argument(kw),
                                           [&o](search::Observer& obs) { return sp::run(o, obs); });
         // The CLI's warning of a busy machine during the --spmm timings.

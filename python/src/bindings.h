@@ -102,6 +102,9 @@ void read_model_argument(pybind11::handle model, std::string& name,
                          std::optional<workload::Model>& object);
 // kw["progress"] when given, else None.
 pybind11::object progress_argument(const pybind11::kwargs& kw);
+// Before a timing run of `command`: measure::timing_environment_warnings(command) as
+// UserWarnings (the lines the CLI prints on stderr).
+void warn_timing_environment(const std::string& command);
 // The Python exception an InputError becomes: FileNotFoundError when it is io::read_file's
 // "cannot read" error about a path that does not exist, else ValueError (module.cpp and
 // ml/module.cpp translate it with the CLI's one-line message, InputError::what()).

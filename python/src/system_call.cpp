@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "bindings.h"
+#include "sparsemap/measure/spmm_bench.h"
 
 namespace sparsemap::python {
 
@@ -64,6 +65,11 @@ void read_model_argument(py::handle model, std::string& name,
         "model: expected a zoo name, a model file path (.m, .csv, .onnx) or a Model, as "
         "--model takes");
   }
+}
+
+void warn_timing_environment(const std::string& command) {
+  for (const std::string& w : measure::timing_environment_warnings(command))
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0) throw py::error_already_set();
 }
 
 py::object progress_argument(const py::kwargs& kw) {

@@ -3,6 +3,8 @@ measure::spmm_bench::run: on a tiny shape their dicts have the CLI's keys and, b
 timings (and what the timings decide), the values of `sparsemap <command> ... --json`; bad
 keywords raise the CLI's line."""
 
+import os
+
 import pytest
 
 import sparsemap as sm
@@ -83,3 +85,25 @@ def test_bad_keywords_raise_the_clis_line(call, args):
 def test_json_keyword_is_refused():
     with pytest.raises(ValueError, match="returns the JSON"):
         sm.prune_study(json="-")
+
+
+def test_timing_warnings_are_the_clis(tmp_path):
+    """The OpenBLAS environment warnings before a timing run are the CLI's lines (none where the
+    variables are unset: this test passes with and without them, and never sets them)."""
+    import warnings
+
+    from cli_support import run_cli
+    args = dict(shapes="32,64,16", formats="csr", sparsity="0.5", min_ms=1, threads=1)
+    r = run_cli("spmm-bench", "--shapes", "32,64,16", "--formats", "csr", "--sparsity", "0.5",
+                "--min-ms", "1", "--threads", "1", "--json", tmp_path / "cli.json")
+    assert r.returncode == 0, r.stderr
+    # The CLI wraps its warnings to 120 columns: join each warning's continuation lines.
+    cli_lines = " ".join(r.stderr.split("\n  ")).splitlines()
+    want = [line.removeprefix("sparsemap: warning: ") for line in cli_lines
+            if line.startswith("sparsemap: warning: OPENBLAS_")]
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        sm.spmm_bench(**args)
+    got = [str(w.message) for w in seen if str(w.message).startswith("OPENBLAS_")]
+    assert got == want
+    assert len(want) == sum(v in os.environ for v in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"))

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -102,6 +103,18 @@ std::string busy_machine_warning() {
   if (cpus == 0 || load <= static_cast<double>(cpus)) return "";
   return "busy machine (load " + std::to_string(load).substr(0, 4) + ", " + std::to_string(cpus) +
          " CPUs): noisy timings; measure when it is quiet or under `chrt -f 1`";
+}
+
+std::vector<std::string> timing_environment_warnings(const std::string& command) {
+  std::vector<std::string> warnings;
+  for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
+    if (const char* v = std::getenv(var))
+      warnings.push_back(std::string(var) + "=" + v +
+                         " is set; OpenBLAS may pick a kernel up to 2x slower than its best. "
+                         "Measure with `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE sparsemap " +
+                         command + " ...`");
+  if (std::string w = busy_machine_warning(); !w.empty()) warnings.push_back(std::move(w));
+  return warnings;
 }
 
 DenseMatrix random_normal(int64_t rows, int64_t cols, uint64_t seed) {

@@ -62,6 +62,12 @@ void quiesce(double ms);
 // ordinary processes; OMP_WAIT_POLICY=passive also avoids the worst of it.
 std::string busy_machine_warning();
 
+// What a timing run of `command` ("spmm-bench", "prune-study", ...) should warn of before it
+// starts: one line for each of OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE that is set (OpenBLAS may
+// then run a kernel slower than its best; the line says how to run `command` without them), and
+// busy_machine_warning(). Only warnings depend on the environment, never a result.
+std::vector<std::string> timing_environment_warnings(const std::string& command);
+
 // One kernel run: its timing, and its largest error against a single-threaded OpenBLAS product
 // of the same (pruned) matrix: max |C - C_blas| / (1 + |C_blas|).
 struct SpmmRun {
