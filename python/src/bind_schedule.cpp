@@ -17,10 +17,7 @@ void bind_schedule(py::module_& m, const std::string& how) {
   m.def(
       "schedule",
       [](py::kwargs kw) -> py::object {
-        sc::Options o;
-        read_options(kw, sc::option_table(), o, {"progress"});
-        const sc::Result r = run_released(progress_argument(kw),
-                                          [&o](search::Observer& obs) { return sc::run(o, obs); });
+        const sc::Result r = run_with_options(kw, sc::option_table(), sc::Options(), sc::run);
         sc::write_plot(r);
         return json_object(sc::to_json(r));
       },

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bindings.h"
 #include "sparsemap/error.h"
 #include "sparsemap/option_table.h"
 
@@ -192,6 +193,18 @@ std::string describe_options(const options::Table<T>& table, T defaults = T{}) {
           },
           row.field);
   return out;
+}
+
+// The body of a system function: `o` (the system's defaults) read from `kwargs` through `table`
+// (`skip`: keywords the caller reads itself; progress= always), then run(o, observer) with the
+// GIL released (run_released, progress= its callback); returns run's result.
+template <class T, class Run>
+auto run_with_options(const pybind11::kwargs& kwargs, const options::Table<T>& table, T o, Run run,
+                      std::vector<std::string> skip = {}) {
+  skip.push_back("progress");
+  read_options(kwargs, table, o, skip);
+  return run_released(progress_argument(kwargs),
+                      [&o, &run](search::Observer& obs) { return run(o, obs); });
 }
 
 // The CLI's refusal (InputError at "<flag F>": "F <why>") of the first row of `table`, in table

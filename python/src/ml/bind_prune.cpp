@@ -16,16 +16,11 @@ namespace {
 
 namespace pr = ml::prune;
 
-// Reads `kw` through `table` into `defaults`, runs `run` with the GIL released and returns its
-// JSON.
+// run_with_options from `defaults`, and the result's JSON.
 template <class Run>
 py::object call(const py::kwargs& kw, const options::Table<pr::Options>& table,
                 pr::Options defaults, Run run) {
-  pr::Options o = std::move(defaults);
-  read_options(kw, table, o, {"progress"});
-  const auto r = run_released(progress_argument(kw),
-                              [&o, &run](search::Observer& obs) { return run(o, obs); });
-  return json_object(pr::to_json(r));
+  return json_object(pr::to_json(run_with_options(kw, table, std::move(defaults), run)));
 }
 
 const char* const kHow =

@@ -19,13 +19,10 @@ namespace tr = ml::train;
 namespace ns = ml::nm_study;
 namespace ft = ml::fusion;
 
-// Reads `kw` through `table`, runs `run` with the GIL released and returns its JSON.
+// run_with_options, then `after` (writes the result's files), and the result's JSON.
 template <class Options, class Run, class After>
 py::object call(const py::kwargs& kw, const options::Table<Options>& table, Run run, After after) {
-  Options o;
-  read_options(kw, table, o, {"progress"});
-  const auto r = run_released(progress_argument(kw),
-                              [&o, &run](search::Observer& obs) { return run(o, obs); });
+  const auto r = run_with_options(kw, table, Options(), run);
   after(r);
   return json_object(to_json(r));
 }
